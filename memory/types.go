@@ -91,7 +91,7 @@ type Draft struct {
 	Content string
 	Tags    []string
 
-	Subject, Predicate, Object, Context  string
+	Subject, Predicate, Object, Context   string
 	Observation, Thoughts, Action, Result string
 
 	Time   time.Time
@@ -115,8 +115,9 @@ type Outcome struct {
 // Query is a recall request.
 type Query struct {
 	Text            string
+	When            string // a time expression ("yesterday", "in April"); "" = look for one in Text
 	Tags            []string
-	From, To        time.Time // event-time window, zero = open
+	From, To        time.Time // explicit event-time window, zero = open; overrides When
 	Scopes          []string  // searched scopes; empty = the store's default scope
 	Limit           int       // default DefaultLimit, max MaxLimit
 	Offset          int
@@ -143,11 +144,22 @@ type Hit struct {
 	Score  Score  `json:"score"`
 }
 
+// Window says which time window a recall applied and how.
+type Window struct {
+	Expr    string    `json:"expr,omitempty"` // the time expression as the user wrote it
+	From    time.Time `json:"from,omitzero"`  // half-open [From, To)
+	To      time.Time `json:"to,omitzero"`
+	Anchor  time.Time `json:"anchor,omitzero"` // vague expressions: centre of the boost
+	Kind    string    `json:"kind"`            // "exact", "vague", "first", "last", "explicit"
+	Applied string    `json:"applied"`         // "filter", "boost", "boost-fallback" (exact window held nothing)
+}
+
 // Result is what Recall returns.
 type Result struct {
-	Hits  []Hit `json:"hits"`
-	More  bool  `json:"more"`  // more hits exist past Offset+Limit
-	Total int   `json:"total"` // candidates that matched before paging
+	Hits   []Hit   `json:"hits"`
+	More   bool    `json:"more"`             // more hits exist past Offset+Limit
+	Total  int     `json:"total"`            // candidates that matched before paging
+	Window *Window `json:"window,omitempty"` // the time window applied, if any
 }
 
 // ForgetRequest selects memories to archive or purge.
