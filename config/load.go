@@ -1,0 +1,107 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Load returns [Default], overlaid with the TOML file, overlaid with MNEME_*
+// environment variables read through getenv (nil means an empty
+// environment). It does not validate: apply flags, then call
+// [Config.Validate].
+//
+// The file is getenv("MNEME_CONFIG") when set, and must then exist; otherwise
+// it is ConfigDir/config.toml, which may be missing. A malformed file, a
+// value of the wrong type or an unknown key is an error naming the file (and
+// the line where known). A bad environment value is an error naming the
+// variable. When the provider ends up openai, an empty base URL becomes
+// https://api.openai.com/v1 and an empty API key falls back to OPENAI_API_KEY.
+func Load(getenv func(string) string) (Config, error) {
+	getenv = orEmpty(getenv)
+	c := Default(getenv)
+	path, explicit := getenv("MNEME_CONFIG"), true
+	if path == "" {
+		path, explicit = filepath.Join(c.ConfigDir, configFileName), false
+	}
+	if err := c.loadFile(path, explicit); err != nil {
+		return Config{}, err
+	}
+	if err := c.loadEnv(getenv); err != nil {
+		return Config{}, err
+	}
+	if c.Embedder.Provider == "openai" {
+		if c.Embedder.BaseURL == "" {
+			c.Embedder.BaseURL = defaultOpenAIBaseURL
+		}
+		if c.Embedder.APIKey == "" {
+			c.Embedder.APIKey = getenv("OPENAI_API_KEY")
+		}
+	}
+	return c, nil
+}
+
+// loadFile overlays the TOML file at path; a missing file is an error only
+// when the path was given explicitly.
+func (c *Config) loadFile(path string, explicit bool) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("config: read %s (MNEME_CONFIG): %w", path, err)
+	}
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return fmt.Errorf("config: %s: unknown key(s) %s: check the spelling against the documented keys",
+			path, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+// loadEnv overlays the MNEME_* variables that are set (non-empty).
+func (c *Config) loadEnv(getenv func(string) string) error {
+	strs := []struct {
+		name string
+		dst  *string
+	}{
+		{"MNEME_STORE", &c.Store},
+		{"MNEME_DB", &c.DB},
+		{"MNEME_DATA_DIR", &c.DataDir},
+		{"MNEME_SCOPE", &c.Scope},
+		{"MNEME_TIMEZONE", &c.Timezone},
+		{"MNEME_NOW", &c.Now},
+		{"MNEME_LOG_LEVEL", &c.LogLevel},
+		{"MNEME_LOG_FILE", &c.LogFile},
+		{"MNEME_EMBEDDER", &c.Embedder.Provider},
+		{"MNEME_EMBED_MODEL", &c.Embedder.Model},
+		{"MNEME_EMBED_URL", &c.Embedder.BaseURL},
+		{"MNEME_EMBED_API_KEY", &c.Embedder.APIKey},
+		{"MNEME_TRANSPORT", &c.Server.Transport},
+		{"MNEME_ADDR", &c.Server.Addr},
+		{"MNEME_TOKEN", &c.Server.Token},
+	}
+	for _, s := range strs {
+		if v := getenv(s.name); v != "" {
+			*s.dst = v
+		}
+	}
+	if v := getenv("MNEME_DECAY_UNIT"); v != "" {
+		if err := c.Recall.DecayUnit.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("config: MNEME_DECAY_UNIT: %w", err)
+		}
+	}
+	return nil
+}
