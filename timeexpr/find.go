@@ -1,0 +1,219 @@
+package timeexpr
+
+import "time"
+
+func rank(k Kind) int {
+	if k == Vague {
+		return 1
+	}
+	return 2
+}
+
+// find scans left to right, takes the longest match at each position and keeps the first match of
+// the best rank.
+func (p *parser) find() (Match, bool) {
+	var best result
+	bestStart, found := 0, false
+	for i := 0; i < len(p.toks); {
+		if !p.toks[i].word {
+			i++
+			continue
+		}
+		r, ok := p.match(i)
+		if !ok || r.end <= i || !sane(r) {
+			i++
+			continue
+		}
+		if (p.tok(r.end) == "'" || p.tok(r.end) == "’") && p.glued(r.end) && p.tok(r.end+1) == "s" && p.glued(r.end+1) {
+			r.end += 2
+		}
+		if !found || rank(r.kind) > rank(best.kind) {
+			best, bestStart, found = r, i, true
+		}
+		i = r.end
+	}
+	if !found {
+		return Match{}, false
+	}
+	start, end := p.toks[bestStart].start, p.toks[best.end-1].end
+	m := Match{Kind: best.kind, Expr: p.src[start:end], Start: start, End: end}
+	switch best.kind {
+	case Exact:
+		m.From, m.To = best.from, best.to
+	case Vague:
+		m.From, m.To, m.Anchor, m.Spread = best.from, best.to, best.anchor, best.spread
+	}
+	return m, true
+}
+
+// sane rejects windows that end before they start.
+func sane(r result) bool {
+	if r.kind != Exact && r.kind != Vague {
+		return true
+	}
+	return r.from.IsZero() || r.to.IsZero() || !r.to.Before(r.from)
+}
+
+// match tries every rule at token i: anchors, operators (between, from..to, since, after, before,
+// until, around), a preposition followed by an expression, or a bare expression.
+func (p *parser) match(i int) (result, bool) {
+	if r, ok := p.anchor(i); ok {
+		return r, true
+	}
+	switch p.tok(i) {
+	case "between":
+		if x, ok := p.expr(i+1, true); ok && p.is(x.end, "and") {
+			if r, ok := p.rangeTo(x, x.end+1); ok {
+				return r, true
+			}
+		}
+		return result{}, false
+	case "from":
+		if x, ok := p.expr(i+1, true); ok {
+			if p.is(x.end, "to", "until", "till", "til", "through", "thru", "-", "–", "—") {
+				if r, ok := p.rangeTo(x, x.end+1); ok {
+					return r, true
+				}
+			}
+			return x, true
+		}
+		return result{}, false
+	case "since":
+		if x, ok := p.expr(i+1, true); ok {
+			from, _ := bounds(x)
+			r := result{kind: Exact, from: from, end: x.end}
+			if p.now.After(from) {
+				r.to = p.now
+			}
+			return r, true
+		}
+	case "after":
+		if x, ok := p.expr(i+1, true); ok {
+			_, to := bounds(x)
+			return result{kind: Exact, from: to, end: x.end}, true
+		}
+	case "before":
+		if x, ok := p.expr(i+1, true); ok {
+			from, _ := bounds(x)
+			return result{kind: Exact, to: from, end: x.end}, true
+		}
+	case "prior":
+		if p.is(i+1, "to") {
+			if x, ok := p.expr(i+2, true); ok {
+				from, _ := bounds(x)
+				return result{kind: Exact, to: from, end: x.end}, true
+			}
+		}
+	case "until", "till", "til":
+		if x, ok := p.expr(i+1, true); ok {
+			_, to := bounds(x)
+			return result{kind: Exact, to: to, end: x.end}, true
+		}
+	case "around", "circa", "approximately", "roughly":
+		if x, ok := p.expr(i+1, true); ok && x.kind == Exact {
+			mid := x.from.Add(x.to.Sub(x.from) / 2)
+			spread := max(x.to.Sub(x.from)/2, 2*day)
+			return p.vague(mid, spread, x.end), true
+		}
+	case "on":
+		if r, ok := p.expr(i+1, true); ok {
+			return p.bareRange(r)
+		}
+		if r, ok := p.theNth(i + 1); ok {
+			return r, true
+		}
+		return result{}, false
+	case "in", "during", "at", "over", "within", "throughout", "for":
+		if r, ok := p.expr(i+1, true); ok {
+			return p.bareRange(r)
+		}
+	}
+	if r, ok := p.expr(i, p.whole); ok {
+		return p.bareRange(r)
+	}
+	return result{}, false
+}
+
+// bounds returns the window of x, or its anchor on both sides when x is vague.
+func bounds(x result) (time.Time, time.Time) {
+	if x.kind == Vague {
+		return x.anchor, x.anchor
+	}
+	return x.from, x.to
+}
+
+// bareRange extends an explicit date by "- Y" / "to Y" ("April 1-10", "May 4 to May 6").
+func (p *parser) bareRange(x result) (result, bool) {
+	if x.date && p.is(x.end, "to", "until", "till", "through", "thru", "-", "–", "—") {
+		if r, ok := p.rangeTo(x, x.end+1); ok {
+			return r, true
+		}
+	}
+	return x, true
+}
+
+// rangeTo reads the end Y of a range starting with x at token j and returns [start of x, end of y).
+func (p *parser) rangeTo(x result, j int) (result, bool) {
+	if x.kind == Vague {
+		return result{}, false
+	}
+	y, ok := p.expr(j, true)
+	if x.date && x.oneDay {
+		// "April 1 to 10": a bare day in the month of x.
+		if d, next, _, ok2 := p.dayNum(j); ok2 && (!ok || y.end <= next) {
+			yy, mm, _ := x.from.Date()
+			t, valid := p.validDate(yy, mm, d)
+			if !valid {
+				return result{}, false
+			}
+			y, ok = p.dayOf(t, next), true
+			y.date = true
+		}
+	}
+	if !ok || y.kind == Vague {
+		return result{}, false
+	}
+	if y.yearless {
+		for k := 0; k < 2 && y.from.Before(x.from); k++ {
+			y.from, y.to = y.from.AddDate(1, 0, 0), y.to.AddDate(1, 0, 0)
+		}
+	}
+	if x.yearless && !y.yearless && x.from.After(y.from) {
+		x.from, x.to = x.from.AddDate(-1, 0, 0), x.to.AddDate(-1, 0, 0)
+	}
+	from, to := x.from, y.to
+	if y.from.Before(from) {
+		from = y.from
+	}
+	if x.to.After(to) {
+		to = x.to
+	}
+	return result{kind: Exact, from: from, to: to, end: y.end}, true
+}
+
+// theNth reads "the 4th" after "on": the most recent 4th of a month not after today.
+func (p *parser) theNth(i int) (result, bool) {
+	j := p.seq(i, "the")
+	if j < 0 {
+		return result{}, false
+	}
+	d, next, ordinal, ok := p.dayNum(j)
+	if !ok || !ordinal {
+		return result{}, false
+	}
+	y, m, _ := p.now.Date()
+	today := p.today(0)
+	for k := 0; k < 12; k++ {
+		mm, yy := m-time.Month(k), y
+		if mm < 1 {
+			mm += 12
+			yy--
+		}
+		if t, valid := p.validDate(yy, mm, d); valid && !t.After(today) {
+			r := p.dayOf(t, next)
+			r.date = true
+			return r, true
+		}
+	}
+	return result{}, false
+}

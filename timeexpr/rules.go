@@ -1,0 +1,476 @@
+package timeexpr
+
+import (
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// expr reads one expression at token i; ctx says a preposition or operator came before, which lets a
+// bare month, year or season count. The longest rule wins; a single day may be refined by a part of
+// the day ("yesterday morning").
+func (p *parser) expr(i int, ctx bool) (result, bool) {
+	if i >= len(p.toks) {
+		return result{}, false
+	}
+	var best result
+	found := false
+	try := func(r result, ok bool) {
+		if ok && r.end > i && (!found || r.end > best.end) {
+			best, found = r, true
+		}
+	}
+	try(p.subPeriod(i))
+	try(p.relDay(i))
+	try(p.relUnit(i))
+	try(p.ago(i))
+	try(p.vaguePhrase(i))
+	try(p.iso(i))
+	try(p.yearOnly(i, ctx))
+	try(p.monthFirst(i, ctx))
+	try(p.dayFirst(i))
+	try(p.weekdayRule(i, ctx))
+	try(p.seasonRule(i, ctx))
+	if !found {
+		return result{}, false
+	}
+	if best.oneDay {
+		j := best.end
+		if p.is(j, "morning", "afternoon", "evening", "night") {
+			r := p.dayPart(best, p.tok(j))
+			r.end = j + 1
+			return r, true
+		} else if k := p.seq(j, "in", "the"); k >= 0 && p.is(k, "morning", "afternoon", "evening") {
+			r := p.dayPart(best, p.tok(k))
+			r.end = k + 1
+			return r, true
+		} else if k := p.seq(j, "at", "night"); k >= 0 {
+			r := p.dayPart(best, "night")
+			r.end = k
+			return r, true
+		}
+	}
+	return best, true
+}
+
+// modifier reads last/this/next: -1, 0 or 1.
+func (p *parser) modifier(i int) (mod, next int, ok bool) {
+	switch {
+	case p.seq(i, "this", "past") >= 0:
+		return -1, i + 2, true
+	case p.seq(i, "this", "coming") >= 0:
+		return 1, i + 2, true
+	case p.is(i, "last", "previous"):
+		return -1, i + 1, true
+	case p.is(i, "this", "current"):
+		return 0, i + 1, true
+	case p.is(i, "next", "coming"):
+		return 1, i + 1, true
+	}
+	return 0, i, false
+}
+
+// subPeriod reads "early/mid/late X" and "the beginning/middle/end of X" for a month or a year X.
+func (p *parser) subPeriod(i int) (result, bool) {
+	part, j := "", -1
+	switch {
+	case p.is(i, "early", "mid", "late"):
+		part, j = p.tok(i), p.opt(i+1, "-")
+	default:
+		k := p.opt(i, "the")
+		if p.is(k, "beginning", "start", "middle", "end") && p.is(k+1, "of") {
+			part, j = map[string]string{"beginning": "early", "start": "early", "middle": "mid", "end": "late"}[p.tok(k)], k+2
+		}
+	}
+	if part == "" {
+		return result{}, false
+	}
+	x, ok := p.expr(j, true)
+	if !ok || x.kind != Exact || x.from.IsZero() || x.to.IsZero() {
+		return result{}, false
+	}
+	y, m, d := x.from.Date()
+	if !midnight(x.from) || d != 1 {
+		return result{}, false
+	}
+	r := result{kind: Exact, end: x.end, yearless: x.yearless}
+	idx := map[string]int{"early": 0, "mid": 1, "late": 2}[part]
+	switch {
+	case x.to.Equal(p.date(y, m+1, 1)):
+		starts := []int{1, 11, 21, 32}
+		r.from = p.date(y, m, starts[idx])
+		r.to = p.date(y, m, starts[idx+1])
+		if idx == 2 {
+			r.to = x.to
+		}
+	case m == 1 && x.to.Equal(p.date(y+1, 1, 1)):
+		r.from = p.date(y, time.Month(1+4*idx), 1)
+		r.to = p.date(y, time.Month(5+4*idx), 1)
+	default:
+		return result{}, false
+	}
+	return r, true
+}
+
+// relDay reads today, yesterday, tomorrow, tonight, last night, this morning, earlier today, ...
+func (p *parser) relDay(i int) (result, bool) {
+	switch p.tok(i) {
+	case "today":
+		return p.dayOf(p.now, i+1), true
+	case "yesterday":
+		return p.dayOf(p.today(-1), i+1), true
+	case "tomorrow":
+		return p.dayOf(p.today(1), i+1), true
+	case "tonight":
+		r := p.dayPart(p.dayOf(p.now, i+1), "night")
+		return r, true
+	case "now":
+		if p.whole {
+			return result{kind: Exact, from: p.now, to: p.now.Add(time.Second), end: i + 1}, true
+		}
+	case "right":
+		if p.whole && p.is(i+1, "now") {
+			return result{kind: Exact, from: p.now, to: p.now.Add(time.Second), end: i + 2}, true
+		}
+	case "last":
+		if p.is(i+1, "night") {
+			return p.dayPart(p.dayOf(p.today(-1), i+2), "night"), true
+		}
+	case "this":
+		if p.is(i+1, "morning", "afternoon", "evening") {
+			return p.dayPart(p.dayOf(p.now, i+2), p.tok(i+1)), true
+		}
+	case "earlier", "later":
+		if p.is(i+1, "today") {
+			if p.tok(i) == "earlier" {
+				return p.window(p.today(0), p.now, i+2), true
+			}
+			return p.window(p.now, p.today(1), i+2), true
+		}
+		if p.tok(i) == "earlier" && p.is(i+1, "this") {
+			switch p.tok(i + 2) {
+			case "week":
+				return p.window(p.weekStart(0), p.now, i+3), true
+			case "month":
+				return p.window(p.date(p.now.Year(), p.now.Month(), 1), p.now, i+3), true
+			case "year":
+				return p.window(p.date(p.now.Year(), 1, 1), p.now, i+3), true
+			}
+		}
+	}
+	j := p.opt(i, "the")
+	if k := p.seq(j, "day", "before", "yesterday"); k >= 0 {
+		return p.dayOf(p.today(-2), k), true
+	}
+	if k := p.seq(j, "day", "after", "tomorrow"); k >= 0 {
+		return p.dayOf(p.today(2), k), true
+	}
+	return result{}, false
+}
+
+// relUnit reads last/this/next week|month|year|weekend, "the week before last", the rolling "the
+// past 3 days" and "the weekend".
+func (p *parser) relUnit(i int) (result, bool) {
+	if k := p.seq(i, "the"); k >= 0 {
+		if p.is(k, "week", "month", "year") && p.seq(k+1, "before", "last") >= 0 {
+			return p.calendarUnit(p.tok(k), -2, k+3)
+		}
+		if p.is(k, "weekend") {
+			n := -1
+			if wd := p.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
+				n = 0
+			}
+			return p.window(p.weekStart(n).AddDate(0, 0, 5), p.weekStart(n+1), k+1), true
+		}
+	}
+	if r, ok := p.rolling(i); ok {
+		return r, true
+	}
+	mod, j, ok := p.modifier(i)
+	if !ok {
+		return result{}, false
+	}
+	if p.is(j, "weekend") {
+		return p.window(p.weekStart(mod).AddDate(0, 0, 5), p.weekStart(mod+1), j+1), true
+	}
+	return p.calendarUnit(p.tok(j), mod, j+1)
+}
+
+func (p *parser) calendarUnit(unit string, n, end int) (result, bool) {
+	y, m, _ := p.now.Date()
+	switch unit {
+	case "week":
+		return p.window(p.weekStart(n), p.weekStart(n+1), end), true
+	case "month":
+		return p.monthWindow(y, m+time.Month(n), end), true
+	case "year":
+		return p.yearWindow(y+n, end), true
+	}
+	return result{}, false
+}
+
+// unitOf reads a unit word: day, week, month, year, hour, minute or second (singular or plural).
+func unitOf(t string) (unit string, plural bool) {
+	switch t {
+	case "day", "week", "month", "year", "hour", "minute", "second":
+		return t, false
+	case "days", "weeks", "months", "years", "hours", "minutes", "seconds":
+		return t[:len(t)-1], true
+	case "min", "mins":
+		return "minute", t == "mins"
+	}
+	return "", false
+}
+
+// rolling reads "(the) past/last/previous N units", "the past week", "the last few days".
+func (p *parser) rolling(i int) (result, bool) {
+	j := p.opt(i, "the")
+	the := j > i
+	if !p.is(j, "past", "last", "previous") {
+		return result{}, false
+	}
+	j++
+	n := 1
+	counted := false
+	if c, next, ok := p.count(j); ok && p.tok(j) != "a" && p.tok(j) != "an" {
+		n, j, counted = c, next, true
+	} else if k := p.opt(j, "a"); p.is(k, "few", "couple", "several") {
+		n = map[string]int{"few": 3, "couple": 2, "several": 7}[p.tok(k)]
+		j, counted = p.opt(k+1, "of"), true
+	}
+	unit, plural := unitOf(p.tok(j))
+	if unit == "" || (!counted && (!the || plural)) {
+		return result{}, false
+	}
+	var from time.Time
+	switch unit {
+	case "day":
+		from = p.today(-n)
+	case "week":
+		from = p.today(-7 * n)
+	case "month":
+		from = p.today(0).AddDate(0, -n, 0)
+	case "year":
+		from = p.today(0).AddDate(-n, 0, 0)
+	case "hour":
+		from = p.now.Add(-time.Duration(n) * time.Hour)
+	case "minute":
+		from = p.now.Add(-time.Duration(n) * time.Minute)
+	case "second":
+		from = p.now.Add(-time.Duration(n) * time.Second)
+	}
+	return p.window(from, p.today(1), j+1), true
+}
+
+// vagueScale gives anchor offsets and spreads for vague counts ("a few", "a couple of", "several",
+// and a bare plural "weeks ago").
+var vagueScale = map[string]map[string][2]time.Duration{
+	"few":     {"day": {3 * day, 2 * day}, "week": {21 * day, 7 * day}, "month": {91 * day, 30 * day}, "year": {3 * 365 * day, 365 * day}, "hour": {3 * time.Hour, time.Hour}, "minute": {5 * time.Minute, 5 * time.Minute}, "second": {time.Minute, time.Minute}},
+	"couple":  {"day": {2 * day, day}, "week": {14 * day, 4 * day}, "month": {61 * day, 21 * day}, "year": {2 * 365 * day, 180 * day}, "hour": {2 * time.Hour, time.Hour}, "minute": {2 * time.Minute, 2 * time.Minute}, "second": {time.Minute, time.Minute}},
+	"several": {"day": {5 * day, 3 * day}, "week": {35 * day, 14 * day}, "month": {152 * day, 60 * day}, "year": {5 * 365 * day, 2 * 365 * day}, "hour": {5 * time.Hour, 2 * time.Hour}, "minute": {10 * time.Minute, 5 * time.Minute}, "second": {time.Minute, time.Minute}},
+	"":        {"day": {4 * day, 3 * day}, "week": {21 * day, 14 * day}, "month": {122 * day, 60 * day}, "year": {3 * 365 * day, 2 * 365 * day}, "hour": {4 * time.Hour, 3 * time.Hour}, "minute": {10 * time.Minute, 10 * time.Minute}, "second": {time.Minute, time.Minute}},
+}
+
+// ago reads "N units ago|back", "a few/a couple of/several units ago" and "weeks ago".
+func (p *parser) ago(i int) (result, bool) {
+	j := i
+	n, counted, scale := 0, false, ""
+	if k := p.opt(i, "a"); p.is(k, "few", "couple", "several") {
+		scale, j = p.tok(k), p.opt(k+1, "of")
+	} else if c, next, ok := p.count(i); ok {
+		n, j, counted = c, next, true
+	}
+	unit, plural := unitOf(p.tok(j))
+	if unit == "" || !p.is(j+1, "ago", "back") || (!counted && !plural) {
+		return result{}, false
+	}
+	end := j + 2
+	if !counted {
+		s := vagueScale[scale][unit]
+		return p.vague(p.now.Add(-s[0]), s[1], end), true
+	}
+	switch unit {
+	case "day":
+		return p.dayOf(p.today(-n), end), true
+	case "week":
+		return p.vague(p.now.AddDate(0, 0, -7*n), min(time.Duration(2+n)*day, 14*day), end), true
+	case "month":
+		return p.vague(p.now.AddDate(0, -n, 0), min(time.Duration(10+5*n)*day, 60*day), end), true
+	case "year":
+		return p.vague(p.now.AddDate(-n, 0, 0), min(time.Duration(60*n)*day, 365*day), end), true
+	case "hour":
+		return p.vague(p.now.Add(-time.Duration(n)*time.Hour), min(max(time.Duration(n)*30*time.Minute, 30*time.Minute), 12*time.Hour), end), true
+	case "minute":
+		return p.vague(p.now.Add(-time.Duration(n)*time.Minute), max(time.Duration(n)*30*time.Second, 5*time.Minute), end), true
+	}
+	return p.vague(p.now.Add(-time.Duration(n)*time.Second), time.Minute, end), true
+}
+
+// vaguePhrase reads recently, lately, a while back, the other day, a long time ago, earlier, ...
+func (p *parser) vaguePhrase(i int) (result, bool) {
+	v := func(back, spread time.Duration, end int) (result, bool) {
+		return p.vague(p.now.Add(-back), spread, end), true
+	}
+	switch p.tok(i) {
+	case "recently", "lately":
+		return v(0, 7*day, i+1)
+	case "of":
+		if p.is(i+1, "late") {
+			return v(0, 7*day, i+2)
+		}
+	case "not":
+		k := p.opt(i+1, "so", "too", "that")
+		if p.is(k, "long") && p.is(k+1, "ago") {
+			return v(7*day, 7*day, k+2)
+		}
+	case "just":
+		if p.is(i+1, "now") {
+			return v(0, 10*time.Minute, i+2)
+		}
+	case "moments":
+		if p.is(i+1, "ago") {
+			return v(0, 10*time.Minute, i+2)
+		}
+	case "long", "ages":
+		if p.is(i+1, "ago") {
+			return v(365*day, 365*day, i+2)
+		}
+	case "earlier":
+		if k := p.seq(i+1, "in", "the"); k >= 0 && p.is(k, "conversation", "chat", "session") {
+			return v(time.Hour, time.Hour, k+1)
+		}
+		if k := p.seq(i+1, "in", "our"); k >= 0 && p.is(k, "conversation", "chat", "session") {
+			return v(time.Hour, time.Hour, k+1)
+		}
+		k := p.opt(i+1, "on")
+		if p.endOfClause(k) {
+			return v(3*time.Hour, 3*time.Hour, k)
+		}
+	case "some":
+		if p.is(i+1, "time", "while") && p.is(i+2, "ago", "back") {
+			return v(30*day, 30*day, i+3)
+		}
+	case "the":
+		if p.is(i+1, "other") {
+			switch p.tok(i + 2) {
+			case "day", "night", "evening", "morning":
+				return v(3*day, 3*day, i+3)
+			case "week":
+				return v(14*day, 7*day, i+3)
+			}
+		}
+	case "a", "quite":
+		k := i + 1
+		if p.tok(i) == "quite" {
+			if p.seq(k, "a") < 0 {
+				return result{}, false
+			}
+			k++
+		}
+		switch {
+		case p.is(k, "while") && p.is(k+1, "ago", "back"):
+			if p.tok(i) == "quite" {
+				return v(60*day, 45*day, k+2)
+			}
+			return v(30*day, 30*day, k+2)
+		case p.is(k, "little") && p.is(k+1, "while") && p.is(k+2, "ago", "back"):
+			return v(7*day, 5*day, k+3)
+		case p.is(k, "long") && p.is(k+1, "time", "while") && p.is(k+2, "ago", "back"):
+			return v(365*day, 365*day, k+3)
+		case p.is(k, "moment") && p.is(k+1, "ago"):
+			return v(0, 10*time.Minute, k+2)
+		case p.is(k, "few") && p.is(k+1, "moments") && p.is(k+2, "ago"):
+			return v(0, 10*time.Minute, k+3)
+		}
+	}
+	return result{}, false
+}
+
+var isoRE = regexp.MustCompile(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*([Zz]|[+-]\d{2}:?\d{2})?)?)?`)
+
+// iso reads 2023-05-04, 2023/05/04, 2023-05 and ISO date-times (zone optional, else the location).
+func (p *parser) iso(i int) (result, bool) {
+	t := p.toks[i]
+	if t.text[0] < '0' || t.text[0] > '9' {
+		return result{}, false
+	}
+	g := isoRE.FindStringSubmatchIndex(p.src[t.start:])
+	if g == nil {
+		return result{}, false
+	}
+	endByte := t.start + g[1]
+	end := i
+	for end < len(p.toks) && p.toks[end].end <= endByte {
+		end++
+	}
+	if p.toks[end-1].end != endByte {
+		return result{}, false // ends inside a token: "2023-05-04x"
+	}
+	if end < len(p.toks) && p.glued(end) && (p.toks[end].word || p.is(end, "-", "/", ":")) {
+		return result{}, false
+	}
+	sub := func(k int) string {
+		if g[2*k] < 0 {
+			return ""
+		}
+		return p.src[t.start+g[2*k] : t.start+g[2*k+1]]
+	}
+	atoi := func(k int) int { n, _ := strconv.Atoi(sub(k)); return n }
+	y, mo := atoi(1), time.Month(atoi(3))
+	if mo < 1 || mo > 12 {
+		return result{}, false
+	}
+	if sub(5) == "" {
+		return p.monthWindow(y, mo, end), true
+	}
+	if sub(4) != sub(2) {
+		return result{}, false
+	}
+	d, ok := p.validDate(y, mo, atoi(5))
+	if !ok {
+		return result{}, false
+	}
+	if sub(6) == "" {
+		r := p.dayOf(d, end)
+		r.date = true
+		return r, true
+	}
+	h, mi, s := atoi(6), atoi(7), atoi(8)
+	if h > 23 || mi > 59 || s > 59 {
+		return result{}, false
+	}
+	ns := 0
+	if f := sub(9); f != "" {
+		ns, _ = strconv.Atoi((f + "000000000")[:9])
+	}
+	loc := p.loc
+	if z := sub(10); z == "Z" || z == "z" {
+		loc = time.UTC
+	} else if z != "" {
+		zh, _ := strconv.Atoi(z[1:3])
+		zm, _ := strconv.Atoi(z[len(z)-2:])
+		off := zh*3600 + zm*60
+		if z[0] == '-' {
+			off = -off
+		}
+		loc = time.FixedZone(z, off)
+	}
+	ts := time.Date(y, mo, d.Day(), h, mi, s, ns, loc).In(p.loc)
+	return result{kind: Exact, from: ts, to: ts.Add(time.Second), end: end}, true
+}
+
+// yearOnly reads "2022" after a preposition ("in 2022").
+func (p *parser) yearOnly(i int, ctx bool) (result, bool) {
+	if !ctx {
+		return result{}, false
+	}
+	lo, hi := 1900, 2199
+	if p.whole {
+		lo, hi = 1000, 9999
+	}
+	y, ok := p.year(i, lo, hi)
+	if !ok {
+		return result{}, false
+	}
+	return p.yearWindow(y, i+1), true
+}

@@ -1,0 +1,279 @@
+// Package timeexpr finds natural-language time expressions ("yesterday", "last week", "on May 4th",
+// "a few days ago", "our first conversation") in text and turns them into time windows.
+//
+// # Why own rules
+//
+// The Go date parsers that read free text (github.com/olebedev/when and its forks) resolve an
+// expression to one instant and lean to the future, as a scheduler wants ("next wednesday at 2pm").
+// Memory recall needs calendar windows ("last week" is the previous Monday-to-Sunday week, "in April"
+// is the whole most recent April), ranges, seasons, vague spans and conversational anchors, and must
+// refuse "May I ask" or "we march on". None of that fits those libraries, so this package has its own
+// small token-based rules and imports nothing outside the standard library.
+//
+// # Semantics
+//
+// Windows are half-open [From, To) in the *time.Location given to Find or Parse (a nil location means
+// now's). A zero From or To means the window is open on that side. Days are built with time.Date in
+// that location, so a day across a daylight-saving change is 23 or 25 hours long. Weeks run Monday to
+// Sunday.
+//
+// Exact expressions (Kind Exact) filter:
+//   - "today", "yesterday", "the day before yesterday", "tomorrow", "N days ago" (also "a day ago",
+//     "three days ago"): that calendar day. "earlier today": [today 00:00, now).
+//   - Parts of a day: morning [05:00, 12:00), afternoon [12:00, 18:00), evening [17:00, 24:00),
+//     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's; they also
+//     refine any single day ("yesterday morning", "Monday evening").
+//   - "last/this/next week|month|year": the previous, current or next calendar unit, e.g. "this week"
+//     is [Monday 00:00, next Monday 00:00). "the week before last" is the week before last week.
+//     "earlier this week|month|year": from the unit's start to now.
+//   - "the past/last N days|weeks|months|years" (and "the past week", "the last month", "the past few
+//     days"): rolling, from the start of the day N units ago to the end of today. Note "last week"
+//     without "the" is the calendar week, "the last week" the rolling 7 days.
+//   - Weekends: "last weekend" is Saturday and Sunday of the previous Monday-Sunday week, "this
+//     weekend" of the current one, "next weekend" of the next one; "the weekend" / "over the weekend"
+//     is the most recent weekend that has started.
+//   - Weekdays: "Monday" / "on Monday" is the most recent Monday not after today (today, if today is
+//     Monday); "last Monday" the most recent Monday before today; "this Monday" the Monday of the
+//     current week (may be in the future); "next Monday" the first Monday after today; "Monday last
+//     week" the Monday of last week.
+//   - Months: "in April" (a bare month needs a preposition, "last/this/next", "early/mid/late", a day
+//     or a year) is the most recent April that has started; "last April" the most recent April that
+//     has ended; "this April" April of this year; "next April" the first April after now; "April 2023",
+//     "in April last year". "early/mid/late April" are days 1-10, 11-20 and 21-end.
+//   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
+//     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
+//     ISO months "2023-05", years "in 2022" (a bare year needs a preposition).
+//   - Seasons are meteorological, northern hemisphere: spring Mar-May, summer Jun-Aug, autumn/fall
+//     Sep-Nov, winter Dec-Feb (named by the year of its December: "winter 2022" is Dec 2022-Feb 2023).
+//     "in (the) summer" is the most recent summer that has started; "last summer" the most recent one
+//     that has ended (in October that is this year's, in July last year's); "this summer" the summer
+//     under way, else the one that starts in this calendar year (in October "this spring" is last
+//     March-May, "this winter" the coming December-February); "next summer" the
+//     first one that starts after now.
+//   - Ranges: "between X and Y", "from X to|until|through Y", "X - Y" for two dates ("April 1-10"): from
+//     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11). "since X" is
+//     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
+//     [open, end of X).
+//   - ISO date-times ("2023-05-04T10:00:00Z", "2023-05-04 10:00" in the location): [t, t+1s).
+//
+// Vague expressions (Kind Vague) should only boost by closeness to Anchor, falling off over Spread;
+// From/To give a plausible window (Anchor ± 2·Spread, widened to whole days when Spread is a day or
+// more, ending no later than the end of today):
+//   - "a few days ago" (now-3d, 2d), "a couple of days ago" (now-2d, 1d), "several days ago" (now-5d,
+//     3d), "the other day" (now-3d, 3d), "recently" / "lately" (now, 7d), "a while back|ago" (now-30d,
+//     30d), "a long time ago" (now-1y, 1y), "earlier" at the end of a clause (now-3h, 3h).
+//   - "N weeks ago" (now-7N days, (2+N) days, at most 14d), "N months ago" (now-N months,
+//     (10+5N) days, at most 60d), "N years ago" (now-N years, 60N days, at most 365d), "N hours ago",
+//     "N minutes ago", "weeks ago", "a few months ago", "around May 4th" (any exact window prefixed
+//     with "around" becomes vague around its middle).
+//
+// Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
+// conversation", "the first time we talked", "when we first met", "last time", "the last time we
+// spoke", "our last conversation", "previous chat". They carry no window; the caller resolves them
+// against its first or last conversation.
+//
+// All functions are pure and safe to call concurrently.
+package timeexpr
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Kind says how a Match should be used.
+type Kind int
+
+const (
+	// None means no time expression.
+	None Kind = iota
+	// Exact means the window [From, To) should filter.
+	Exact
+	// Vague means results should be boosted by closeness to Anchor over Spread.
+	Vague
+	// AnchorFirst means the caller's first conversation.
+	AnchorFirst
+	// AnchorLast means the caller's most recent (previous) conversation.
+	AnchorLast
+)
+
+// String returns a lower-case name of the kind.
+func (k Kind) String() string {
+	switch k {
+	case None:
+		return "none"
+	case Exact:
+		return "exact"
+	case Vague:
+		return "vague"
+	case AnchorFirst:
+		return "anchor-first"
+	case AnchorLast:
+		return "anchor-last"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Match is one time expression found in a text.
+type Match struct {
+	Kind     Kind
+	Expr     string        // the matched text as it appeared in the input
+	From, To time.Time     // half-open window; zero means open on that side (Exact; also set for Vague as the plausible window)
+	Anchor   time.Time     // Vague: the centre of the boost
+	Spread   time.Duration // Vague: the scale of the boost (closeness falls off over this)
+	Start    int           // byte offset of Expr in the input
+	End      int           // byte offset just past Expr in the input
+}
+
+// Find returns the most specific time expression in text, or ok=false. Exact windows and
+// conversational anchors win over vague expressions; among those the earliest, then the longest, wins.
+// A nil loc means now.Location().
+func Find(text string, now time.Time, loc *time.Location) (Match, bool) {
+	p := newParser(text, now, loc, false)
+	return p.find()
+}
+
+// Strip returns text with the matched expression removed and whitespace and punctuation tidied
+// ("What did we do yesterday?" -> "What did we do?"). A Match that does not fit text leaves it as is.
+func Strip(text string, m Match) string {
+	if m.Kind == None || m.Start < 0 || m.End > len(text) || m.Start >= m.End {
+		return text
+	}
+	return tidy(text[:m.Start] + " " + text[m.End:])
+}
+
+// tidy collapses whitespace, removes spaces before punctuation, commas left dangling before other
+// punctuation, and punctuation left at the start.
+func tidy(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' && i+1 < len(s) && strings.IndexByte(",.?!;:)", s[i+1]) >= 0 {
+			continue
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			if j == len(s) || strings.IndexByte(",.?!;:)", s[j]) >= 0 {
+				i = j - 1
+				continue
+			}
+			if b.Len() == 0 { // nothing before the comma
+				i = j - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return strings.TrimLeft(strings.TrimSpace(b.String()), ",;: ")
+}
+
+// examples lists accepted forms for error messages.
+const examples = `e.g. "2023-05-04", "2023-05-04T10:00:00Z", "2023-05", "yesterday", "last week", ` +
+	`"3 days ago", "in April 2023", "May 4th", "last Monday", "since March", "between April 1 and April 10", ` +
+	`"a few days ago", "our first conversation"`
+
+// Parse parses a whole string that is only a time expression or a timestamp: RFC 3339, an ISO date,
+// an ISO date-time without zone (read in loc), or any expression Find understands. A bare month, year
+// or season is accepted here ("May", "2022", "summer"). For a point in time use From for Exact
+// windows and Anchor for Vague ones. A nil loc means now.Location().
+func Parse(s string, now time.Time, loc *time.Location) (Match, error) {
+	if loc == nil {
+		loc = now.Location()
+	}
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return Match{}, fmt.Errorf("timeexpr: empty time expression; use %s", examples)
+	}
+	if ts, err := time.Parse(time.RFC3339Nano, t); err == nil {
+		ts = ts.In(loc)
+		off := strings.Index(s, t)
+		return Match{Kind: Exact, Expr: t, From: ts, To: ts.Add(time.Second), Start: off, End: off + len(t)}, nil
+	}
+	p := newParser(s, now, loc, true)
+	m, ok := p.find()
+	if !ok {
+		return Match{}, fmt.Errorf("timeexpr: %q is not a time expression I understand; use %s", t, examples)
+	}
+	if rest := strings.Trim(tidy(s[:m.Start]+" "+s[m.End:]), " .?!"); rest != "" {
+		return Match{}, fmt.Errorf("timeexpr: understood %q but not %q in %q; give only a time, %s",
+			m.Expr, rest, t, examples)
+	}
+	return m, nil
+}
+
+// String renders the match for people, e.g. "2023-05-04 (yesterday)", "2023-04-01 .. 2023-04-10",
+// "around 2023-10-22 ±2d (a few days ago)" or "first conversation".
+func (m Match) String() string {
+	var w string
+	switch m.Kind {
+	case None:
+		return "no time expression"
+	case AnchorFirst:
+		w = "first conversation"
+	case AnchorLast:
+		w = "last conversation"
+	case Vague:
+		w = "around " + fmtPoint(m.Anchor) + " ±" + fmtSpread(m.Spread)
+	default:
+		w = fmtWindow(m.From, m.To)
+	}
+	if m.Expr != "" && !strings.EqualFold(m.Expr, w) {
+		w += " (" + m.Expr + ")"
+	}
+	return w
+}
+
+func fmtWindow(from, to time.Time) string {
+	switch {
+	case from.IsZero() && to.IsZero():
+		return "any time"
+	case from.IsZero():
+		return "before " + fmtPoint(to)
+	case to.IsZero():
+		return "since " + fmtPoint(from)
+	}
+	if to.Sub(from) <= time.Second {
+		return from.Format(time.RFC3339)
+	}
+	if midnight(from) && midnight(to) {
+		y, mo, d := from.Date()
+		loc := from.Location()
+		switch {
+		case to.Equal(time.Date(y, mo, d+1, 0, 0, 0, 0, loc)):
+			return from.Format(time.DateOnly)
+		case d == 1 && to.Equal(time.Date(y, mo+1, 1, 0, 0, 0, 0, loc)):
+			return from.Format("2006-01")
+		case d == 1 && mo == 1 && to.Equal(time.Date(y+1, 1, 1, 0, 0, 0, 0, loc)):
+			return from.Format("2006")
+		}
+		ty, tm, td := to.Date()
+		return from.Format(time.DateOnly) + " .. " + time.Date(ty, tm, td-1, 0, 0, 0, 0, to.Location()).Format(time.DateOnly)
+	}
+	return fmtPoint(from) + " .. " + fmtPoint(to)
+}
+
+func fmtPoint(t time.Time) string {
+	if midnight(t) {
+		return t.Format(time.DateOnly)
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+func fmtSpread(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour:
+		return fmt.Sprintf("%dd", int((d+12*time.Hour)/(24*time.Hour)))
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh", int((d+30*time.Minute)/time.Hour))
+	}
+	return fmt.Sprintf("%dm", int((d+30*time.Second)/time.Minute))
+}
+
+func midnight(t time.Time) bool {
+	h, mi, s := t.Clock()
+	return h == 0 && mi == 0 && s == 0 && t.Nanosecond() == 0
+}
