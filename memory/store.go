@@ -1,12 +1,13 @@
 package memory
 
-// STUB: this file is a placeholder with the agreed API; the memory helper
-// replaces it with the real implementation.
-
 import (
 	"context"
-	"errors"
+	"database/sql"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
@@ -28,7 +29,9 @@ type Ranking struct {
 }
 
 // DefaultRanking returns the measured defaults.
-func DefaultRanking() Ranking { return Ranking{K1: 1.0, B: 0.2, VectorWeight: 0.2, DecayUnit: 30 * 24 * time.Hour, Candidates: 100} }
+func DefaultRanking() Ranking {
+	return Ranking{K1: 1.0, B: 0.2, VectorWeight: 0.2, DecayUnit: 30 * 24 * time.Hour, Candidates: 100}
+}
 
 // Options configure Open. Embed must not be nil.
 type Options struct {
@@ -45,46 +48,258 @@ type Options struct {
 	AllowModelMismatch bool
 }
 
-// Store is the memory store. All methods are safe for concurrent use.
-type Store struct{}
+// Store is the memory store: SQLite is the system of record, an in-memory
+// index (loaded in the background after Open, kept current by rev deltas)
+// serves recall. All methods are safe for concurrent use, also by several
+// processes sharing one database file.
+type Store struct {
+	opts Options // normalised by Open: Now, Location, Logger, DefaultScope, Ranking set
+	idx  *index
+	db   *sql.DB
 
-var errStub = errors.New("not implemented")
+	// closeMu is held shared by every call and exclusively by Close, so
+	// Close waits for calls in flight and later calls see closed.
+	closeMu sync.RWMutex
+	closed  bool
 
-// Open opens (creating if needed) the store at opts.Path.
-func Open(ctx context.Context, opts Options) (*Store, error) { return nil, errStub }
+	stopLoad context.CancelFunc
+	loadDone chan struct{} // closed when the background load has ended
+	loadErr  error         // set before loadDone is closed
 
-// Close releases the store.
-func (s *Store) Close() error { return errStub }
+	// syncMu serialises applying changes to idx; it guards lastRev and loaded.
+	syncMu  sync.Mutex
+	lastRev int64 // meta.rev up to which idx holds every change
+	loaded  bool  // the background load has filled idx
 
-// Path returns the database file path.
-func (s *Store) Path() string { return "" }
-
-// ModelID returns the embedding model id of the store.
-func (s *Store) ModelID() string { return "" }
-
-// Remember stores a draft (or updates Draft.ID), deduplicating and superseding.
-func (s *Store) Remember(ctx context.Context, d Draft) (Memory, Outcome, error) {
-	return Memory{}, Outcome{}, errStub
+	modelMu  sync.RWMutex
+	model    string // meta.model as last seen
+	mismatch bool   // meta.model differs from opts.ModelID (opened with AllowModelMismatch)
 }
 
-// Get returns the memories with the given ids in that order; ErrNotFound names a missing one.
-func (s *Store) Get(ctx context.Context, ids []string) ([]Memory, error) { return nil, errStub }
-
-// Recall ranks memories for a query.
-func (s *Store) Recall(ctx context.Context, q Query) (Result, error) { return Result{}, errStub }
-
-// Forget archives (or purges) the selected memories.
-func (s *Store) Forget(ctx context.Context, r ForgetRequest) (ForgetResult, error) {
-	return ForgetResult{}, errStub
+// Open opens (creating if needed) the store at opts.Path, migrates its
+// schema and starts loading the index in the background, so it returns at
+// once even for a large store. It fails with ErrModelMismatch when the
+// store's vectors were made by another model than opts.ModelID, unless
+// opts.AllowModelMismatch is set.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	opts, err := normaliseOptions(opts)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(opts.Path), 0o700); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	db, err := openDB(opts.Path)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", opts.Path, err)
+	}
+	s := &Store{
+		opts:     opts,
+		db:       db,
+		loadDone: make(chan struct{}),
+		idx:      newIndex(indexOptions{Ranking: opts.Ranking, Embed: opts.Embed, Location: opts.Location}),
+	}
+	if err := s.checkModel(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	loadCtx, cancel := context.WithCancel(context.Background())
+	s.stopLoad = cancel
+	go s.load(loadCtx)
+	return s, nil
 }
 
-// History returns earlier versions of a memory, oldest first, plus the chain
-// of memories it superseded.
-func (s *Store) History(ctx context.Context, id string) ([]Version, error) { return nil, errStub }
+func normaliseOptions(o Options) (Options, error) {
+	if o.Path == "" {
+		return o, fmt.Errorf("%w: options need the path of the database file", ErrInvalid)
+	}
+	if o.Embed == nil {
+		return o, fmt.Errorf("%w: options need an embedding function (embed.Builtin for offline use)", ErrInvalid)
+	}
+	if o.ModelID == "" {
+		return o, fmt.Errorf("%w: options need the model id of the embedding function", ErrInvalid)
+	}
+	abs, err := filepath.Abs(o.Path)
+	if err != nil {
+		return o, err
+	}
+	o.Path = abs
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.DefaultScope == "" {
+		o.DefaultScope = DefaultScope
+	}
+	if o.Ranking == (Ranking{}) {
+		o.Ranking = DefaultRanking()
+	}
+	return o, nil
+}
 
-// Stats summarises the store.
-func (s *Store) Stats(ctx context.Context) (Stats, error) { return Stats{}, errStub }
+// checkModel compares the store's recorded model with opts.ModelID. A store
+// without vectors simply takes the configured model.
+func (s *Store) checkModel(ctx context.Context) error {
+	var model string
+	var hasVectors bool
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'model'`).Scan(&model); err != nil {
+		return fmt.Errorf("read model: %w", err)
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vectors)`).Scan(&hasVectors); err != nil {
+		return fmt.Errorf("read model: %w", err)
+	}
+	if model == s.opts.ModelID {
+		s.model = model
+		return nil
+	}
+	if model == "" || !hasVectors {
+		if err := s.setModel(ctx, s.opts.ModelID); err != nil {
+			return err
+		}
+		s.model = s.opts.ModelID
+		return nil
+	}
+	if !s.opts.AllowModelMismatch {
+		return modelMismatch(s.opts.Path, model, s.opts.ModelID)
+	}
+	s.model, s.mismatch = model, true
+	return nil
+}
 
-// Reembed recomputes every vector with the store's current embedder and
-// records its model id. progress may be nil.
-func (s *Store) Reembed(ctx context.Context, progress func(done, total int)) error { return errStub }
+func modelMismatch(path, stored, configured string) error {
+	return fmt.Errorf("store %s was embedded with model %q but the configured embedder is %q: run `mneme reembed` to re-embed it with %q, or configure %q again: %w",
+		path, stored, configured, configured, stored, ErrModelMismatch)
+}
+
+// setModel records the model id in meta.
+func (s *Store) setModel(ctx context.Context, model string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'model'`, model)
+		return err
+	})
+}
+
+// enter marks a call in flight; it fails with ErrClosed after Close. The
+// returned func ends the call.
+func (s *Store) enter() (func(), error) {
+	s.closeMu.RLock()
+	if s.closed {
+		s.closeMu.RUnlock()
+		return func() {}, ErrClosed
+	}
+	return s.closeMu.RUnlock, nil
+}
+
+// Close stops the background load, waits for calls in flight and closes the
+// database. Calls after Close return ErrClosed; closing twice is a no-op.
+func (s *Store) Close() error {
+	s.stopLoad()
+	<-s.loadDone
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	return nil
+}
+
+// Path returns the database file path (absolute).
+func (s *Store) Path() string { return s.opts.Path }
+
+// ModelID returns the embedding model id recorded in the store: the
+// configured one, unless the store was opened with AllowModelMismatch and
+// not re-embedded yet.
+func (s *Store) ModelID() string {
+	s.modelMu.RLock()
+	defer s.modelMu.RUnlock()
+	return s.model
+}
+
+// checkUsable refuses writes while the store's vectors belong to another model.
+func (s *Store) checkUsable() error {
+	s.modelMu.RLock()
+	defer s.modelMu.RUnlock()
+	if s.mismatch {
+		return modelMismatch(s.opts.Path, s.model, s.opts.ModelID)
+	}
+	return nil
+}
+
+// Get returns the memories with the given ids in that order, read from the
+// database; ErrNotFound names a missing one.
+func (s *Store) Get(ctx context.Context, ids []string) ([]Memory, error) {
+	done, err := s.enter()
+	defer done()
+	if err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := selectRows(ctx, s.db, "", false, `id IN (`+placeholders(len(ids))+`)`, anys(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	byID := make(map[string]Memory, len(rows))
+	for _, r := range rows {
+		byID[r.m.ID] = r.m
+	}
+	out := make([]Memory, 0, len(ids))
+	for _, id := range ids {
+		m, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("get %s: %w", id, ErrNotFound)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Stats summarises the store: active and archived counts, active memories
+// per scope and kind, the database path and the model id.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	done, err := s.enter()
+	defer done()
+	if err != nil {
+		return Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	st := Stats{Store: s.opts.Path, Model: s.ModelID(), Scopes: map[string]int{}, Kinds: map[string]int{}}
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT scope, kind, archived IS NOT NULL, count(*) FROM memories GROUP BY 1, 2, 3`)
+	if err != nil {
+		return Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var scope, kind string
+		var archived bool
+		var n int
+		if err := rows.Scan(&scope, &kind, &archived, &n); err != nil {
+			return Stats{}, fmt.Errorf("stats: %w", err)
+		}
+		if archived {
+			st.Archived += n
+			continue
+		}
+		st.Memories += n
+		st.Scopes[scope] += n
+		st.Kinds[kind] += n
+	}
+	if err := rows.Err(); err != nil {
+		return Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	return st, nil
+}

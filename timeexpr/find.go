@@ -201,6 +201,10 @@ func (p *parser) theNth(i int) (result, bool) {
 	if !ok || !ordinal {
 		return result{}, false
 	}
+	// "on the 4th floor", "on the second try" are not dates.
+	if !p.endOfClause(next) && !p.is(next, "i", "we", "you", "he", "she", "they", "my", "our", "at", "when", "about", "did", "was", "in") {
+		return result{}, false
+	}
 	y, m, _ := p.now.Date()
 	today := p.today(0)
 	for k := 0; k < 12; k++ {

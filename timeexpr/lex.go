@@ -48,11 +48,12 @@ func isWordRune(r rune) bool {
 
 // parser matches rules over the tokens of one input.
 type parser struct {
-	src   string
-	toks  []token
-	now   time.Time // in loc
-	loc   *time.Location
-	whole bool // Parse: a bare month, year or season is accepted
+	src    string
+	toks   []token
+	now    time.Time // in loc
+	loc    *time.Location
+	whole  bool // Parse: a bare month, year or season is accepted
+	nested bool // inside early/mid/late: no second one
 }
 
 func newParser(s string, now time.Time, loc *time.Location, whole bool) *parser {

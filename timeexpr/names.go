@@ -123,6 +123,10 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 		if !full || p.is(i-1, "every", "each") {
 			return result{}, false
 		}
+		// "Black Friday", "Cyber Monday": a capitalised word straight before looks like a name.
+		if i > 0 && p.toks[i-1].word && p.toks[i-1].upper && p.tok(i-1) != "i" {
+			return result{}, false
+		}
 		// "Sunday Times", "Monday Motors": a capitalised word straight after looks like a name.
 		if p.toks[i].upper && j < len(p.toks) && p.toks[j].upper && p.toks[j].word && p.tok(j) != "i" {
 			if _, isMonth := monthNames[p.tok(j)]; !isMonth {

@@ -82,10 +82,12 @@ func (p *parser) subPeriod(i int) (result, bool) {
 			part, j = map[string]string{"beginning": "early", "start": "early", "middle": "mid", "end": "late"}[p.tok(k)], k+2
 		}
 	}
-	if part == "" {
+	if part == "" || p.nested {
 		return result{}, false
 	}
+	p.nested = true // "early early early ..." must not recurse per token
 	x, ok := p.expr(j, true)
+	p.nested = false
 	if !ok || x.kind != Exact || x.from.IsZero() || x.to.IsZero() {
 		return result{}, false
 	}
@@ -403,7 +405,7 @@ func (p *parser) iso(i int) (result, bool) {
 	for end < len(p.toks) && p.toks[end].end <= endByte {
 		end++
 	}
-	if p.toks[end-1].end != endByte {
+	if end == i || p.toks[end-1].end != endByte {
 		return result{}, false // ends inside a token: "2023-05-04x"
 	}
 	if end < len(p.toks) && p.glued(end) && (p.toks[end].word || p.is(end, "-", "/", ":")) {
@@ -469,7 +471,7 @@ func (p *parser) yearOnly(i int, ctx bool) (result, bool) {
 		lo, hi = 1000, 9999
 	}
 	y, ok := p.year(i, lo, hi)
-	if !ok {
+	if !ok || (p.glued(i+1) && p.is(i+1, "-", "/", ":", ".")) {
 		return result{}, false
 	}
 	return p.yearWindow(y, i+1), true

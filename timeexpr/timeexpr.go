@@ -231,6 +231,9 @@ func fmtWindow(from, to time.Time) string {
 	switch {
 	case from.IsZero() && to.IsZero():
 		return "any time"
+	case from.IsZero() && midnight(to):
+		y, mo, d := to.Date()
+		return "until " + time.Date(y, mo, d-1, 0, 0, 0, 0, to.Location()).Format(time.DateOnly)
 	case from.IsZero():
 		return "before " + fmtPoint(to)
 	case to.IsZero():
