@@ -30,9 +30,12 @@ const (
 // trigrams of those words with "#" marking the boundaries ("cat" gives "#ca",
 // "cat", "at#"). Each feature is hashed (FNV-1a 64 with a finaliser) into one
 // of dim buckets with a sign from another hash bit, weighted by kind (words
-// 1.0, trigrams 0.5) times 1+ln(tf); the vector is L2-normalised. Text
-// without words gives ErrEmptyText. dim <= 0 means DefaultDim; the model id
-// is "builtin-hash-v1/<dim>". The Func is safe for concurrent use.
+// 1.0, trigrams 0.5) times 1+ln(tf); the vector is L2-normalised (in the
+// vanishingly rare case that signs cancel to zero, the signs are dropped).
+// Text without words gives ErrEmptyText. dim <= 0 means DefaultDim; the model id
+// is "builtin-hash-v1/<dim>"; any change to the features, weights or hashing
+// must change the version, because stored vectors are not recomputed at open.
+// The Func is safe for concurrent use.
 func Builtin(dim int) Embedder {
 	if dim <= 0 {
 		dim = DefaultDim
@@ -92,16 +95,16 @@ func hashEmbed(text string, dim int) ([]float32, error) {
 		}
 	}
 
+	slices.Sort(wordHashes)
+	slices.Sort(triHashes)
 	acc := make([]float64, dim)
-	addFeatures(acc, wordHashes, wordWeight)
-	addFeatures(acc, triHashes, trigramWeight)
-
-	var sum float64
-	for _, x := range acc {
-		sum += x * x
-	}
-	if sum == 0 { // signed features cancelled out exactly: vanishingly rare
-		return nil, ErrEmptyText
+	sum := accumulate(acc, wordHashes, triHashes, true)
+	if sum == 0 {
+		// Signed features cancelled out exactly (e.g. a word and its two
+		// trigrams in one bucket with opposite signs): vanishingly rare, but
+		// the text has words, so fall back to unsigned features.
+		clear(acc)
+		sum = accumulate(acc, wordHashes, triHashes, false)
 	}
 	inv := 1 / math.Sqrt(sum)
 	v := make([]float32, dim)
@@ -111,10 +114,22 @@ func hashEmbed(text string, dim int) ([]float32, error) {
 	return v, nil
 }
 
-// addFeatures adds hashed features to acc with weight*(1+ln tf). It sorts
-// hashes so equal features are adjacent and the summation order is fixed.
-func addFeatures(acc []float64, hashes []uint64, weight float64) {
-	slices.Sort(hashes)
+// accumulate adds the word and trigram features to acc and returns the
+// squared norm of the result.
+func accumulate(acc []float64, wordHashes, triHashes []uint64, signed bool) float64 {
+	addFeatures(acc, wordHashes, wordWeight, signed)
+	addFeatures(acc, triHashes, trigramWeight, signed)
+	var sum float64
+	for _, x := range acc {
+		sum += x * x
+	}
+	return sum
+}
+
+// addFeatures adds sorted hashed features to acc with weight*(1+ln tf), the
+// sign from bit 63 when signed. Sorted input makes equal features adjacent
+// and fixes the summation order.
+func addFeatures(acc []float64, hashes []uint64, weight float64, signed bool) {
 	dim := uint64(len(acc))
 	for i := 0; i < len(hashes); {
 		h := hashes[i]
@@ -126,7 +141,7 @@ func addFeatures(acc []float64, hashes []uint64, weight float64) {
 		if tf := j - i; tf > 1 {
 			x *= 1 + math.Log(float64(tf))
 		}
-		if h>>63 == 1 {
+		if signed && h>>63 == 1 {
 			x = -x
 		}
 		acc[h%dim] += x

@@ -183,3 +183,27 @@ func BenchmarkBuiltinEmbed(b *testing.B) {
 		})
 	}
 }
+
+func TestBuiltinSignedCancellationFallsBack(t *testing.T) {
+	// With one bucket every feature collides, so some words' signed features
+	// cancel exactly; they must still embed (unsigned fallback), not error.
+	e := Builtin(1)
+	cancelled := 0
+	for i := 26; i < 26+26*26; i++ { // two-letter words
+		w := letterWord(i)
+		acc := make([]float64, 1)
+		word := []uint64{hashFeature(nsWord, Stem(w))}
+		tri := []uint64{hashBytes(nsTrigram, []byte("#"+w)), hashBytes(nsTrigram, []byte(w+"#"))}
+		slices.Sort(tri)
+		if accumulate(acc, word, tri, true) == 0 {
+			cancelled++
+		}
+		if v := mustEmbed(t, e, w); len(v) != 1 || math.Abs(float64(v[0]))-1 > 1e-6 {
+			t.Fatalf("%q: vector %v", w, v)
+		}
+	}
+	if cancelled == 0 {
+		t.Fatal("no two-letter word cancelled in one bucket: the test no longer covers the fallback")
+	}
+	t.Logf("%d of %d two-letter words cancel with one bucket", cancelled, 26*26)
+}
