@@ -388,7 +388,7 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 	return result{}, false
 }
 
-var isoRE = regexp.MustCompile(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*([Zz]|[+-]\d{2}:?\d{2})?)?)?`)
+var isoRE = regexp.MustCompile(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?)?`)
 
 // iso reads 2023-05-04, 2023/05/04, 2023-05 and ISO date-times (zone optional, else the location).
 func (p *parser) iso(i int) (result, bool) {
@@ -396,7 +396,11 @@ func (p *parser) iso(i int) (result, bool) {
 	if t.text[0] < '0' || t.text[0] > '9' {
 		return result{}, false
 	}
-	g := isoRE.FindStringSubmatchIndex(p.src[t.start:])
+	rest := p.src[t.start:]
+	if len(rest) > 64 { // the longest form is about 40 bytes; keep the regexp's work per token bounded
+		rest = rest[:64]
+	}
+	g := isoRE.FindStringSubmatchIndex(rest)
 	if g == nil {
 		return result{}, false
 	}

@@ -1,0 +1,97 @@
+package timeexpr
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// fuzzClock maps any int64 to a time between 1970 and 2170 in berlin or UTC.
+func fuzzClock(berlin *time.Location, sec int64) (time.Time, *time.Location) {
+	const span = 200 * 365 * 24 * 3600
+	sec %= span
+	if sec < 0 {
+		sec += span
+	}
+	loc := time.UTC
+	if sec%2 == 1 {
+		loc = berlin
+	}
+	return time.Unix(sec, 0).In(loc), loc
+}
+
+func checkMatch(t *testing.T, text string, m Match) {
+	t.Helper()
+	if m.Kind == None {
+		t.Fatalf("%q: a match of kind none", text)
+	}
+	if m.Start < 0 || m.Start > m.End || m.End > len(text) {
+		t.Fatalf("%q: offsets [%d, %d) out of bounds", text, m.Start, m.End)
+	}
+	if text[m.Start:m.End] != m.Expr {
+		t.Fatalf("%q: Expr %q is not text[%d:%d]", text, m.Expr, m.Start, m.End)
+	}
+	if !m.From.IsZero() && !m.To.IsZero() && m.To.Before(m.From) {
+		t.Fatalf("%q: window [%v, %v) ends before it starts", text, m.From, m.To)
+	}
+	switch m.Kind {
+	case Vague:
+		if m.Spread <= 0 || m.Anchor.IsZero() {
+			t.Fatalf("%q: vague match without anchor or spread: %+v", text, m)
+		}
+	case AnchorFirst, AnchorLast:
+		if !m.From.IsZero() || !m.To.IsZero() {
+			t.Fatalf("%q: anchor with a window: %+v", text, m)
+		}
+	}
+	_ = m.String()
+}
+
+func FuzzFind(f *testing.F) {
+	for _, s := range []string{"what did we talk about yesterday?", "between April 1 and 10", "May I ask", "2023-05-04T10:00:00Z"} {
+		f.Add(s, int64(1698235200))
+	}
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string, sec int64) {
+		now, loc := fuzzClock(berlin, sec)
+		m, ok := Find(text, now, loc)
+		if !ok {
+			if m != (Match{}) {
+				t.Fatalf("%q: no match but a non-zero Match %+v", text, m)
+			}
+			return
+		}
+		checkMatch(t, text, m)
+		stripped := Strip(text, m)
+		if len(stripped) > len(text) {
+			t.Fatalf("Strip(%q) = %q grew", text, stripped)
+		}
+		if strings.Contains(stripped, "  ") {
+			t.Fatalf("Strip(%q) = %q left double spaces", text, stripped)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"2023-05-04", "last week", "our first conversation", "since March"} {
+		f.Add(s, int64(1698235200))
+	}
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string, sec int64) {
+		now, loc := fuzzClock(berlin, sec)
+		m, err := Parse(s, now, loc)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, "e.g.") {
+				t.Fatalf("Parse(%q) error without examples: %q", s, msg)
+			}
+			return
+		}
+		checkMatch(t, s, m)
+	})
+}
