@@ -1,0 +1,82 @@
+// Package tools exposes the memory store as MCP tools and resources. It is
+// the only package that imports mcp-go's server: each tool lives in its own
+// file as a constructor returning the tool and its handler, All is the one
+// registration list, and NewServer builds a server without a transport.
+package tools
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/mneme-mcp/mneme/memory"
+)
+
+// Store is the narrow view of the memory store the tools need;
+// *memory.Store satisfies it. Implementations must be safe for concurrent
+// use, because the server calls tools concurrently.
+type Store interface {
+	Remember(ctx context.Context, d memory.Draft) (memory.Memory, memory.Outcome, error)
+	Get(ctx context.Context, ids []string) ([]memory.Memory, error)
+	Recall(ctx context.Context, q memory.Query) (memory.Result, error)
+	Forget(ctx context.Context, r memory.ForgetRequest) (memory.ForgetResult, error)
+	History(ctx context.Context, id string) ([]memory.Version, error)
+	Stats(ctx context.Context) (memory.Stats, error)
+}
+
+// DefaultBudget is the character budget of a recall reply when Deps.Budget
+// is zero.
+const DefaultBudget = 6000
+
+// Deps holds everything the tools depend on. Only Store is required; zero
+// fields take the defaults documented on each. A Deps is a value: the tools
+// copy it when they are built and never change it.
+type Deps struct {
+	Store        Store
+	Logger       *slog.Logger     // infrastructure errors; nil = discard
+	Now          func() time.Time // clock for ages and default times; nil = time.Now
+	Location     *time.Location   // zone for dates shown and for times without one; nil = time.Local
+	DefaultScope string           // scope used when a call names none; "" = the store's default
+	Budget       int              // character budget of a recall reply; <= 0 = DefaultBudget
+	Version      string           // server version reported to clients; "" = "dev"
+}
+
+// withDefaults returns d with its zero fields set to their defaults.
+func (d Deps) withDefaults() Deps {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Location == nil {
+		d.Location = time.Local
+	}
+	if d.Budget <= 0 {
+		d.Budget = DefaultBudget
+	}
+	if d.Version == "" {
+		d.Version = "dev"
+	}
+	return d
+}
+
+// scopes returns the scopes a recall searches: the one named, else the
+// default scope, else none (the store's default).
+func (d Deps) scopes(named string) []string {
+	switch {
+	case named != "":
+		return []string{named}
+	case d.DefaultScope != "":
+		return []string{d.DefaultScope}
+	}
+	return nil
+}
+
+// scope returns the scope a write goes to: the one named, else the default.
+func (d Deps) scope(named string) string {
+	if named != "" {
+		return named
+	}
+	return d.DefaultScope
+}

@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mneme-mcp/mneme/prompts"
+)
+
+// All returns every tool with its handler: the one registration list. The
+// handlers are safe for concurrent use when d.Store is.
+func All(d Deps) []server.ServerTool {
+	constructors := []func(Deps) (mcp.Tool, server.ToolHandlerFunc){
+		Remember,
+		Recall,
+		Forget,
+	}
+	tools := make([]server.ServerTool, 0, len(constructors))
+	for _, c := range constructors {
+		tool, handler := c(d)
+		tools = append(tools, server.ServerTool{Tool: tool, Handler: handler})
+	}
+	return tools
+}
+
+// NewServer builds the MCP server: tools, resources and instructions, with
+// panic recovery and input validation on. It starts no transport; the
+// caller serves it over stdio or HTTP.
+func NewServer(d Deps) *server.MCPServer {
+	return newServer(d)
+}
+
+// newServer is NewServer with extra options, for tests (output validation).
+func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
+	d = d.withDefaults()
+	opts := append([]server.ServerOption{
+		server.WithRecovery(),
+		server.WithInputSchemaValidation(),
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithLogging(),
+		server.WithInstructions(prompts.Instructions()),
+	}, extra...)
+	s := server.NewMCPServer("mneme", d.Version, opts...)
+	s.AddTools(All(d)...)
+	s.AddResources(StatsResource(d))
+	s.AddResourceTemplates(MemoryResource(d))
+	return s
+}
