@@ -123,6 +123,12 @@ func (p *parser) match(i int) (result, bool) {
 			return r, true
 		}
 		return result{}, false
+	case "back":
+		if p.is(i+1, "in", "on", "during", "around") {
+			if r, ok := p.match(i + 1); ok {
+				return r, true
+			}
+		}
 	case "in", "during", "at", "over", "within", "throughout", "for":
 		if r, ok := p.expr(i+1, true); ok {
 			return p.bareRange(r)

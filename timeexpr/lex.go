@@ -48,12 +48,13 @@ func isWordRune(r rune) bool {
 
 // parser matches rules over the tokens of one input.
 type parser struct {
-	src    string
-	toks   []token
-	now    time.Time // in loc
-	loc    *time.Location
-	whole  bool // Parse: a bare month, year or season is accepted
-	nested bool // inside early/mid/late: no second one
+	src     string
+	toks    []token
+	now     time.Time // in loc
+	loc     *time.Location
+	whole   bool // Parse: a bare month, year or season is accepted
+	nested  bool // inside early/mid/late: no second one
+	inClock bool // inside "3pm <day>": no second time of day
 }
 
 func newParser(s string, now time.Time, loc *time.Location, whole bool) *parser {

@@ -31,6 +31,9 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.dayFirst(i))
 	try(p.weekdayRule(i, ctx))
 	try(p.seasonRule(i, ctx))
+	try(p.holiday(i, ctx))
+	try(p.thisTimeLast(i))
+	try(p.clockFirst(i))
 	if !found {
 		return result{}, false
 	}
@@ -48,6 +51,8 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 			r := p.dayPart(best, "night")
 			r.end = k
 			return r, true
+		} else if h, m, next, ok := p.clock(p.opt(j, "at", "around")); ok {
+			return p.atClock(best, h, m, next), true
 		}
 	}
 	return best, true
@@ -177,6 +182,9 @@ func (p *parser) relUnit(i int) (result, bool) {
 		if p.is(k, "week", "month", "year") && p.seq(k+1, "before", "last") >= 0 {
 			return p.calendarUnit(p.tok(k), -2, k+3)
 		}
+		if p.seq(k, "past", "weekend") >= 0 {
+			return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), k+2), true
+		}
 		if p.is(k, "weekend") {
 			n := -1
 			if wd := p.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
@@ -220,6 +228,8 @@ func unitOf(t string) (unit string, plural bool) {
 		return t[:len(t)-1], true
 	case "min", "mins":
 		return "minute", t == "mins"
+	case "fortnight", "fortnights":
+		return "fortnight", t == "fortnights"
 	}
 	return "", false
 }
@@ -243,6 +253,9 @@ func (p *parser) rolling(i int) (result, bool) {
 	unit, plural := unitOf(p.tok(j))
 	if unit == "" || (!counted && (!the || plural)) {
 		return result{}, false
+	}
+	if unit == "fortnight" {
+		unit, n = "week", 2*n
 	}
 	var from time.Time
 	switch unit {
@@ -287,6 +300,12 @@ func (p *parser) ago(i int) (result, bool) {
 		return result{}, false
 	}
 	end := j + 2
+	if unit == "fortnight" {
+		unit, n = "week", 2*n
+		if !counted {
+			unit, n, counted = "week", 4, true // "fortnights ago": about a month
+		}
+	}
 	if !counted {
 		s := vagueScale[scale][unit]
 		return p.vague(p.now.Add(-s[0]), s[1], end), true

@@ -55,6 +55,11 @@
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
 //     [open, end of X).
 //   - ISO date-times ("2023-05-04T10:00:00Z", "2023-05-04 10:00" in the location): [t, t+1s).
+//   - A time of day with a single day ("yesterday at 3pm", "15:00 on Monday", "May 4 at noon"): the
+//     hour [t, t+1h). A time of day alone is not a date.
+//   - Fixed-date holidays need a preposition, last/this/next or a year: "at Christmas", "on New Year's
+//     Eve", "last Halloween", "Valentine's Day 2022"; like dates, without a year the most recent one.
+//   - "back in April" is "in April"; a possessive 's belongs to the expression ("last week's").
 //
 // Vague expressions (Kind Vague) should only boost by closeness to Anchor, falling off over Spread;
 // From/To give a plausible window (Anchor ± 2·Spread, widened to whole days when Spread is a day or
@@ -64,8 +69,13 @@
 //     30d), "a long time ago" (now-1y, 1y), "earlier" at the end of a clause (now-3h, 3h).
 //   - "N weeks ago" (now-7N days, (2+N) days, at most 14d), "N months ago" (now-N months,
 //     (10+5N) days, at most 60d), "N years ago" (now-N years, 60N days, at most 365d), "N hours ago",
-//     "N minutes ago", "weeks ago", "a few months ago", "around May 4th" (any exact window prefixed
-//     with "around" becomes vague around its middle).
+//     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
+//     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
+//     around its middle, spread half the window but at least 2d).
+//
+// Not understood (left for later): numeric day-month forms such as "5/4/2023" or "4.5.2023" (they
+// are ambiguous between US and European order), movable feasts (Easter, Thanksgiving), "N days
+// from now" and other future offsets, "the first week of May", languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we

@@ -175,6 +175,20 @@ var exactCases = []exactCase{
 	{"Dec 20 to Jan 5", "Dec 20 to Jan 5", "2022-12-20", "2023-01-06"},
 	{"from Monday to Wednesday", "from Monday to Wednesday", "2023-10-23", "2023-10-26"},
 	{"from last week", "from last week", "2023-10-16", "2023-10-23"},
+	// times of day, holidays, extras
+	{"yesterday at 3pm", "yesterday at 3pm", "2023-10-24 15:00", "2023-10-24 16:00"},
+	{"at 3:30 p.m. yesterday", "at 3:30 p.m. yesterday", "2023-10-24 15:30", "2023-10-24 16:30"},
+	{"15:00 on Monday", "15:00 on Monday", "2023-10-23 15:00", "2023-10-23 16:00"},
+	{"on Monday at noon", "on Monday at noon", "2023-10-23 12:00", "2023-10-23 13:00"},
+	{"at Christmas", "at Christmas", "2022-12-25", "2022-12-26"},
+	{"last Christmas", "last Christmas", "2022-12-25", "2022-12-26"},
+	{"on New Year's Eve", "on New Year's Eve", "2022-12-31", "2023-01-01"},
+	{"Christmas 2021", "Christmas 2021", "2021-12-25", "2021-12-26"},
+	{"next halloween", "next halloween", "2023-10-31", "2023-11-01"},
+	{"on valentine's day", "on valentine's day", "2023-02-14", "2023-02-15"},
+	{"the past fortnight", "the past fortnight", "2023-10-11", "2023-10-26"},
+	{"back in 2021", "back in 2021", "2021-01-01", "2022-01-01"},
+	{"the past weekend", "the past weekend", "2023-10-21", "2023-10-23"},
 	// possessive
 	{"in last week's meeting", "in last week's", "2023-10-16", "2023-10-23"},
 }
@@ -192,7 +206,7 @@ func TestFindExact(t *testing.T) {
 				continue
 			}
 			from, to := at(t, c.from, now), at(t, c.to, now)
-			if strings.Contains(c.expr, ":") { // a date-time is a one-second window
+			if strings.HasPrefix(c.expr, "2023-05-04 ") { // an ISO date-time is a one-second window
 				to = to.Add(time.Second)
 			}
 			if !m.From.Equal(from) || !m.To.Equal(to) {
@@ -229,6 +243,7 @@ var vagueCases = []vagueCase{
 	{"2 hours ago", "2 hours ago", 2 * time.Hour, time.Hour},
 	{"10 minutes ago", "10 minutes ago", 10 * time.Minute, 5 * time.Minute},
 	{"just now", "just now", 0, 10 * time.Minute},
+	{"a fortnight ago", "a fortnight ago", 14 * day, 4 * day},
 }
 
 func TestFindVague(t *testing.T) {
@@ -261,6 +276,7 @@ func TestFindVagueCalendar(t *testing.T) {
 			{"a month ago", now.AddDate(0, -1, 0), 15 * day},
 			{"two years ago", now.AddDate(-2, 0, 0), 120 * day},
 			{"around May 4th", at(t, "2023-05-04 12:00", now), 2 * day},
+			{"this time last year", now.AddDate(-1, 0, 0), 14 * day},
 		} {
 			m, ok := Find(c.in, now, now.Location())
 			if !ok || m.Kind != Vague || !m.Anchor.Equal(c.anchor) || m.Spread != c.spread {
@@ -357,6 +373,9 @@ func TestFindFalsePositives(t *testing.T) {
 		"in the morning",
 		"the last meeting with my boss",
 		"Mayday",
+		"the Christmas tree",
+		"I said 3pm",
+		"meet at 12",
 		"",
 	} {
 		if m, ok := Find(in, now, time.UTC); ok {

@@ -1,0 +1,193 @@
+package timeexpr
+
+import (
+	"strings"
+	"time"
+)
+
+// clock reads a time of day: "3pm", "3 pm", "3:30 p.m.", "15:00", "noon", "midnight". A bare
+// number is not a time.
+func (p *parser) clock(i int) (h, m, next int, ok bool) {
+	switch p.tok(i) {
+	case "noon", "midday":
+		return 12, 0, i + 1, true
+	case "midnight":
+		return 0, 0, i + 1, true
+	}
+	t := p.tok(i)
+	ampm := ""
+	j := i + 1
+	if n := len(t); n >= 3 && n <= 4 && (strings.HasSuffix(t, "am") || strings.HasSuffix(t, "pm")) {
+		ampm, t = t[n-2:], t[:n-2]
+		h = -1
+		if len(t) <= 2 && t[0] >= '0' && t[0] <= '9' && (len(t) == 1 || (t[1] >= '0' && t[1] <= '9')) {
+			h = int(t[0] - '0')
+			if len(t) == 2 {
+				h = h*10 + int(t[1]-'0')
+			}
+		}
+	} else {
+		if len(t) > 2 {
+			return 0, 0, i, false
+		}
+		h = p.num(i)
+		if p.tok(j) == ":" && p.glued(j) && p.glued(j+1) && len(p.tok(j+1)) == 2 {
+			if m = p.num(j + 1); m < 0 || m > 59 {
+				return 0, 0, i, false
+			}
+			j += 2
+		} else {
+			m = -1
+		}
+		switch {
+		case p.is(j, "am", "pm"):
+			ampm = p.tok(j)
+			j++
+		case p.is(j, "a", "p") && p.tok(j+1) == "." && p.is(j+2, "m"):
+			ampm = p.tok(j) + "m"
+			j = p.opt(j+3, ".")
+		}
+		if m < 0 {
+			if ampm == "" {
+				return 0, 0, i, false
+			}
+			m = 0
+		}
+	}
+	switch {
+	case ampm == "" && h >= 0 && h <= 23:
+		return h, m, j, true
+	case ampm != "" && h >= 1 && h <= 12:
+		h %= 12
+		if ampm == "pm" {
+			h += 12
+		}
+		return h, m, j, true
+	}
+	return 0, 0, i, false
+}
+
+// atClock narrows a one-day result to the hour starting at h:m.
+func (p *parser) atClock(r result, h, m, end int) result {
+	y, mo, d := r.from.Date()
+	t := time.Date(y, mo, d, h, m, 0, 0, p.loc)
+	return result{kind: Exact, from: t, to: t.Add(time.Hour), end: end}
+}
+
+// clockFirst reads "3pm yesterday", "15:00 on Monday".
+func (p *parser) clockFirst(i int) (result, bool) {
+	if p.inClock {
+		return result{}, false
+	}
+	h, m, j, ok := p.clock(i)
+	if !ok {
+		return result{}, false
+	}
+	p.inClock = true
+	r, ok := p.expr(p.opt(j, "on", ","), true)
+	p.inClock = false
+	if !ok || !r.oneDay {
+		return result{}, false
+	}
+	return p.atClock(r, h, m, r.end), true
+}
+
+type holidayDate struct {
+	m time.Month
+	d int
+}
+
+// holiday reads fixed-date holidays: Christmas (Eve, Day), New Year's Eve/Day, Halloween,
+// Valentine's Day. A bare holiday needs a preposition, last/this/next or a year ("the Christmas
+// tree" is not a date).
+func (p *parser) holiday(i int, ctx bool) (result, bool) {
+	mod, j, hasMod := p.modifier(i)
+	var h holidayDate
+	switch p.tok(j) {
+	case "christmas", "xmas":
+		h, j = holidayDate{12, 25}, j+1
+		if p.is(j, "eve") {
+			h, j = holidayDate{12, 24}, j+1
+		} else if p.is(j, "day") {
+			j++
+		}
+	case "halloween":
+		h, j = holidayDate{10, 31}, j+1
+	case "nye":
+		h, j = holidayDate{12, 31}, j+1
+	case "new":
+		k := -1
+		if p.is(j+1, "years") {
+			k = j + 2
+		} else if p.is(j+1, "year") {
+			k = p.possessive(j + 2)
+		}
+		if k < 0 {
+			return result{}, false
+		}
+		h, j = holidayDate{1, 1}, k
+		if p.is(j, "eve") {
+			h, j = holidayDate{12, 31}, j+1
+		} else if p.is(j, "day") {
+			j++
+		}
+	case "valentine", "valentines":
+		k := j + 1
+		if p.tok(j) == "valentine" {
+			k = p.possessive(k)
+		}
+		if !p.is(k, "day") {
+			return result{}, false
+		}
+		h, j = holidayDate{2, 14}, k+1
+	default:
+		return result{}, false
+	}
+	if !hasMod {
+		if y, after, ok := p.yearSuffix(j); ok {
+			return p.dateResult(y, true, h.m, h.d, after)
+		}
+		if !ctx {
+			return result{}, false
+		}
+		return p.dateResult(0, false, h.m, h.d, j)
+	}
+	y := p.now.Year()
+	today := p.today(0)
+	switch mod {
+	case -1:
+		if t := p.date(y, h.m, h.d); !t.Before(today) {
+			y--
+		}
+	case 1:
+		if t := p.date(y, h.m, h.d); !t.After(today) {
+			y++
+		}
+	}
+	return p.dateResult(y, true, h.m, h.d, j)
+}
+
+// possessive skips "'s" (or "’s") glued to token i-1 and returns the next index, else i.
+func (p *parser) possessive(i int) int {
+	if (p.tok(i) == "'" || p.tok(i) == "’") && p.glued(i) && p.tok(i+1) == "s" && p.glued(i+1) {
+		return i + 2
+	}
+	return i
+}
+
+// thisTimeLast reads "this time last year|month|week": vague around the same moment back then.
+func (p *parser) thisTimeLast(i int) (result, bool) {
+	k := p.seq(i, "this", "time", "last")
+	if k < 0 {
+		return result{}, false
+	}
+	switch p.tok(k) {
+	case "year":
+		return p.vague(p.now.AddDate(-1, 0, 0), 14*day, k+1), true
+	case "month":
+		return p.vague(p.now.AddDate(0, -1, 0), 3*day, k+1), true
+	case "week":
+		return p.vague(p.now.AddDate(0, 0, -7), day, k+1), true
+	}
+	return result{}, false
+}
