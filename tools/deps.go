@@ -2,6 +2,11 @@
 // the only package that imports mcp-go's server: each tool lives in its own
 // file as a constructor returning the tool and its handler, All is the one
 // registration list, and NewServer builds a server without a transport.
+//
+// Everything here is safe to call concurrently; the handlers built from a
+// Deps are safe for concurrent use when its Store is (*memory.Store is).
+// Mistakes the model can fix come back as tool results with IsError and a
+// sentence saying what to change; Go errors are for infrastructure only.
 package tools
 
 import (
