@@ -1,0 +1,329 @@
+package memory
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mneme-mcp/mneme/embed"
+)
+
+// The lexical side of the index is our own in-memory BM25 rather than
+// SQLite FTS5's bm25(): FTS5 fixes k1 = 1.2 and b = 0.75, which measure worse
+// on LoCoMo than a lower saturation and almost no length normalisation
+// (k1 about 0.8-1.0, b about 0.1-0.2; see DefaultRanking), and it cannot add
+// the neighbouring turns of a thread or expand the query with feedback terms.
+// FTS5 stays in SQLite for the store's own exact look-ups.
+
+// termFreq is one distinct term of a document with its (weighted) frequency.
+type termFreq struct {
+	term string
+	tf   float32
+}
+
+// posting is one document holding a term.
+type posting struct {
+	slot int32
+	tf   float32
+}
+
+// weightedTerm is a query term with its weight (1 for the user's words,
+// less for pseudo-relevance feedback terms).
+type weightedTerm struct {
+	term   string
+	weight float64
+}
+
+// speakerWeight is how many times the speaker of a transcript line
+// ("Caroline: ...") counts: the name is what most questions about a person
+// share with the lines that answer them.
+const speakerWeight = 2
+
+// maxSpeakerPrefix bounds the length of a "Name:" prefix taken as a speaker.
+const maxSpeakerPrefix = 40
+
+// analyze returns the distinct lexical terms of a memory with their
+// frequencies and the document length: its content, the structured fields
+// not already in the content, its tags (as terms), the speaker prefix counted
+// speakerWeight times and, when dateWords is set, its event date as words
+// ("8 May 2023" in loc).
+func analyze(m Memory, dateWords bool, loc *time.Location) ([]termFreq, float32) {
+	var terms []string
+	terms = append(terms, embed.Terms(m.Content)...)
+	for _, f := range []string{m.Subject, m.Predicate, m.Object, m.Context, m.Observation, m.Thoughts, m.Action, m.Result} {
+		if f != "" && !strings.Contains(m.Content, f) {
+			terms = append(terms, embed.Terms(f)...)
+		}
+	}
+	for _, t := range m.Tags {
+		terms = append(terms, embed.Terms(t)...)
+	}
+	if sp := speaker(m.Content); sp != "" {
+		st := embed.Terms(sp)
+		for range speakerWeight - 1 {
+			terms = append(terms, st...)
+		}
+	}
+	if dateWords && !m.Time.IsZero() {
+		if loc == nil {
+			loc = time.Local
+		}
+		terms = append(terms, embed.Terms(m.Time.In(loc).Format("2 January 2006"))...)
+	}
+	if len(terms) == 0 {
+		return nil, 0
+	}
+	slices.Sort(terms)
+	out := make([]termFreq, 0, len(terms))
+	for _, t := range terms {
+		if n := len(out); n > 0 && out[n-1].term == t {
+			out[n-1].tf++
+			continue
+		}
+		out = append(out, termFreq{term: strings.Clone(t), tf: 1})
+	}
+	return out, float32(len(terms))
+}
+
+// speaker returns the "Name" of a transcript line "Name: text", or "".
+// A name is one to three words starting with a capital letter.
+func speaker(content string) string {
+	i := strings.IndexByte(content, ':')
+	if i <= 0 || i > maxSpeakerPrefix || i+1 >= len(content) || content[i+1] != ' ' {
+		return ""
+	}
+	name := content[:i]
+	if c := name[0]; c < 'A' || c > 'Z' {
+		return ""
+	}
+	if strings.Count(name, " ") > 2 || strings.ContainsAny(name, ".,;!?\"()[]") {
+		return ""
+	}
+	return name
+}
+
+// bm25 holds the parameters of one BM25 evaluation over a scope.
+type bm25 struct {
+	k1, b float64
+}
+
+// idf is the non-negative BM25 inverse document frequency.
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// score accumulates the BM25 score of every document holding one of the
+// terms into acc (indexed by slot, len(sc.docs)) and returns the slots it
+// touched. Archived documents are skipped unless archived is set.
+func (p bm25) score(sc *scopeIndex, terms []weightedTerm, archived bool, acc []float64, touched []int32) []int32 {
+	if sc.live == 0 {
+		return touched
+	}
+	avgdl := sc.totalLen / float64(sc.live)
+	if avgdl <= 0 {
+		avgdl = 1
+	}
+	for _, qt := range terms {
+		ps := sc.post[qt.term]
+		if len(ps) == 0 {
+			continue
+		}
+		w := qt.weight * idf(sc.live, len(ps))
+		for _, ps := range ps {
+			d := sc.docs[ps.slot]
+			if !archived && d.m.IsArchived() {
+				continue
+			}
+			tf := float64(ps.tf)
+			s := w * tf * (p.k1 + 1) / (tf + p.k1*(1-p.b+p.b*float64(d.length)/avgdl))
+			if acc[ps.slot] == 0 {
+				touched = append(touched, ps.slot)
+			}
+			acc[ps.slot] += s
+		}
+	}
+	return touched
+}
+
+// addNeighbours returns the scores with each document's thread neighbours
+// mixed in: out[d] = base[d] + prevW·base[prev(d)] + nextW·base[next(d)], so
+// a turn that answers a question inherits some of the question's words. The
+// returned touched list covers every slot with a score.
+func addNeighbours(sc *scopeIndex, base []float64, touched []int32, prevW, nextW float64, archived bool) ([]float64, []int32) {
+	if prevW == 0 && nextW == 0 {
+		return base, touched
+	}
+	out := make([]float64, len(base))
+	var all []int32
+	add := func(slot int32, v float64) {
+		if v == 0 {
+			return
+		}
+		if d := sc.docs[slot]; !archived && d.m.IsArchived() {
+			return
+		}
+		if out[slot] == 0 {
+			all = append(all, slot)
+		}
+		out[slot] += v
+	}
+	for _, s := range touched {
+		v := base[s]
+		d := sc.docs[s]
+		add(s, v)
+		if d.next >= 0 { // s is the previous turn of d.next
+			add(d.next, prevW*v)
+		}
+		if d.prev >= 0 { // s is the next turn of d.prev
+			add(d.prev, nextW*v)
+		}
+	}
+	return out, all
+}
+
+// prfDocs is how many top documents feed pseudo-relevance feedback, and
+// prfWeight the weight of the strongest expansion term relative to a query word.
+const (
+	prfDocs   = 5
+	prfWeight = 0.3
+)
+
+// feedbackTerms returns up to n expansion terms drawn from the top documents
+// (by tf/len·idf summed over them), excluding the query's own terms and terms
+// found in a single document, weighted relative to the strongest.
+func feedbackTerms(sc *scopeIndex, top []int32, query []weightedTerm, n int) []weightedTerm {
+	if n <= 0 || len(top) == 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(query))
+	for _, q := range query {
+		in[q.term] = true
+	}
+	w := map[string]float64{}
+	for _, s := range top {
+		d := sc.docs[s]
+		if d.length == 0 {
+			continue
+		}
+		for _, tf := range d.terms {
+			df := len(sc.post[tf.term])
+			if in[tf.term] || df < 2 {
+				continue
+			}
+			w[tf.term] += float64(tf.tf) / float64(d.length) * idf(sc.live, df)
+		}
+	}
+	out := make([]weightedTerm, 0, len(w))
+	for t, v := range w {
+		out = append(out, weightedTerm{t, v})
+	}
+	slices.SortFunc(out, func(a, b weightedTerm) int {
+		if a.weight != b.weight {
+			if a.weight > b.weight {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	if len(out) > 0 {
+		max := out[0].weight
+		for i := range out {
+			out[i].weight = prfWeight * out[i].weight / max
+		}
+	}
+	return out
+}
+
+// scored is a slot with a score, for top-n selection.
+type scored struct {
+	slot  int32
+	score float64
+}
+
+// minHeap keeps the n best scored slots with the worst on top.
+type minHeap []scored
+
+func (h minHeap) Len() int { return len(h) }
+func (h minHeap) Less(i, j int) bool {
+	if h[i].score != h[j].score {
+		return h[i].score < h[j].score
+	}
+	return h[i].slot > h[j].slot
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// topN returns the n touched slots with the highest score that keep passes
+// (nil keep = all), best first.
+func topN(scores []float64, touched []int32, n int, keep func(int32) bool) []int32 {
+	if n <= 0 {
+		return nil
+	}
+	h := make(minHeap, 0, min(n, len(touched)))
+	for _, s := range touched {
+		v := scores[s]
+		if v <= 0 || (keep != nil && !keep(s)) {
+			continue
+		}
+		if len(h) < n {
+			heap.Push(&h, scored{s, v})
+			continue
+		}
+		if top := h[0]; v > top.score || (v == top.score && s < top.slot) {
+			h[0] = scored{s, v}
+			heap.Fix(&h, 0)
+		}
+	}
+	out := make([]int32, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&h).(scored).slot
+	}
+	return out
+}
+
+// lexicalSearch runs BM25 over a scope for the query terms, with the thread
+// neighbours mixed in and, when prfTerms > 0, one round of pseudo-relevance
+// feedback. It returns the score of every slot (indexed by slot) and the
+// top n slots that keep passes.
+func lexicalSearch(sc *scopeIndex, rk Ranking, terms []weightedTerm, n int, archived bool, keep func(int32) bool) ([]float64, []int32) {
+	p := bm25{k1: rk.K1, b: rk.B}
+	run := func(terms []weightedTerm) ([]float64, []int32) {
+		acc := make([]float64, len(sc.docs))
+		touched := p.score(sc, terms, archived, acc, nil)
+		return addNeighbours(sc, acc, touched, rk.PrevWeight, rk.NextWeight, archived)
+	}
+	scores, touched := run(terms)
+	if rk.PRFTerms > 0 {
+		top := topN(scores, touched, prfDocs, keep)
+		if fb := feedbackTerms(sc, top, terms, rk.PRFTerms); len(fb) > 0 {
+			scores, touched = run(append(slices.Clone(terms), fb...))
+		}
+	}
+	return scores, topN(scores, touched, n, keep)
+}
+
+// queryTerms turns text into weighted query terms, one per distinct term.
+func queryTerms(text string) []weightedTerm {
+	ts := embed.Terms(text)
+	out := make([]weightedTerm, 0, len(ts))
+	seen := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, weightedTerm{t, 1})
+		}
+	}
+	return out
+}

@@ -1,0 +1,371 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mneme-mcp/mneme/decay"
+)
+
+// Ranking, step by step (see search.rank):
+//
+//  1. Candidates per scope: the Ranking.Candidates best by BM25 (with the
+//     thread neighbours and feedback terms when configured), the
+//     Ranking.Candidates nearest by cosine, and every memory carrying one of
+//     the query tags. A query without content words (a pure time question
+//     such as "what did we do yesterday?") takes every memory of its window
+//     instead, or every memory when it has no window either.
+//  2. Relevance r in [0,1]: (1−w)·bm25/max bm25 among the candidates +
+//     w·max(cosine, 0), w = Ranking.VectorWeight (w = 0 when the query has no
+//     vector). Query tags mix in the share of them a memory carries:
+//     r = (1−tagWeight)·r + tagWeight·share, or r = share without text.
+//     Without content words r = 1, so the window ranks by time and strength.
+//  3. Time: an exact window filters; when its memories match none of the
+//     words, the question is answered as a pure time question over the
+//     window; when it holds nothing, the filter becomes a strong boost by
+//     closeness to the window ("boost-fallback").
+//     A vague expression boosts by closeness to its anchor over its spread.
+//  4. The rank key is log p_n(t) of decay (Hou et al.) with that r, t = time
+//     since last recall (or since the event) in Ranking.DecayUnit and g the
+//     memory's strength. Ties go to the more recent memory, then the smaller id.
+
+// Weights of the boosts mixed into r.
+const (
+	tagWeight      = 0.3 // share of r given to the query tags a memory carries
+	vagueWeight    = 0.5 // share of r given to closeness to a vague anchor
+	fallbackWeight = 0.7 // share of r given to closeness to an exact window that held nothing
+)
+
+// bruteMax is the largest window whose vectors are compared one by one; a
+// larger window takes chromem-go's nearest neighbours filtered to it.
+const bruteMax = 5000
+
+// window is a resolved time window for ranking.
+type window struct {
+	from, to time.Time     // exact: filter [from, to); zero = open
+	vague    bool          // boost by closeness to anchor instead of filtering
+	anchor   time.Time     // vague: centre
+	spread   time.Duration // vague: scale
+}
+
+// contains reports whether t is in [from, to).
+func (w *window) contains(t time.Time) bool {
+	return (w.from.IsZero() || !t.Before(w.from)) && (w.to.IsZero() || t.Before(w.to))
+}
+
+// closeness returns how close t is to the window in (0,1]: a Gaussian of the
+// distance to the anchor over the spread for a vague window; for an exact
+// one, exp of minus the distance to [from, to) over the window's length (at
+// least a day).
+func (w *window) closeness(t time.Time) float64 {
+	if w.vague {
+		s := max(w.spread, time.Hour).Hours()
+		d := math.Abs(t.Sub(w.anchor).Hours()) / s
+		return math.Exp(-d * d / 2)
+	}
+	var d time.Duration
+	switch {
+	case !w.from.IsZero() && t.Before(w.from):
+		d = w.from.Sub(t)
+	case !w.to.IsZero() && !t.Before(w.to):
+		d = t.Sub(w.to)
+	}
+	scale := 24 * time.Hour
+	if !w.from.IsZero() && !w.to.IsZero() {
+		scale = max(scale, w.to.Sub(w.from))
+	}
+	return math.Exp(-d.Hours() / scale.Hours())
+}
+
+// search is one resolved ranking request against the index.
+type search struct {
+	terms    []weightedTerm // lexical query terms; none = a pure time question
+	qvec     []float32      // unit query vector; nil = none
+	tags     []string
+	scopes   []string
+	now      time.Time
+	win      *window // nil = none
+	archived bool    // include archived memories
+	minP     float64
+}
+
+// candidate is one memory being ranked.
+type candidate struct {
+	d        *doc
+	lex      float64 // raw BM25 (with neighbours and feedback)
+	tagShare float64
+}
+
+// rank returns the ranked hits of the search, best first, and how the
+// window was applied ("filter", "boost", "boost-fallback" or "" for none).
+func (ix *index) rank(ctx context.Context, s search) ([]Hit, string, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	applied := ""
+	var keep func(*doc) bool
+	if s.win != nil {
+		applied = "boost"
+		if !s.win.vague {
+			applied = "filter"
+			keep = func(d *doc) bool { return s.win.contains(d.m.Time) }
+		}
+	}
+	cands, err := ix.candidates(ctx, s, keep)
+	if err != nil {
+		return nil, "", err
+	}
+	if applied == "filter" && len(s.terms) > 0 && !anyLexical(cands) {
+		// The words match nothing in the window ("what did we talk about
+		// last time?"): answer it as the pure time question it is.
+		pure := s
+		pure.terms, pure.qvec = nil, nil
+		if pc, err := ix.candidates(ctx, pure, keep); err != nil {
+			return nil, "", err
+		} else if len(pc) > 0 {
+			return ix.score(pure, pc, applied), applied, nil
+		}
+	}
+	if len(cands) == 0 && applied == "filter" {
+		applied = "boost-fallback"
+		if cands, err = ix.candidates(ctx, s, nil); err != nil {
+			return nil, "", err
+		}
+	}
+	return ix.score(s, cands, applied), applied, nil
+}
+
+// candidates gathers the candidates of every scope, keeping those keep
+// passes (nil = all).
+func (ix *index) candidates(ctx context.Context, s search, keep func(*doc) bool) ([]candidate, error) {
+	rk := ix.opts.Ranking
+	n := max(rk.Candidates, 1)
+	var out []candidate
+	for _, name := range s.scopes {
+		sc := ix.scopes[name]
+		if sc == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ok := func(d *doc) bool {
+			return d != nil && (s.archived || !d.m.IsArchived()) && (keep == nil || keep(d))
+		}
+		seen := map[int32]int{} // slot -> index in out
+		add := func(d *doc, lex float64) {
+			if i, dup := seen[d.slot]; dup {
+				out[i].lex = max(out[i].lex, lex)
+				return
+			}
+			seen[d.slot] = len(out)
+			out = append(out, candidate{d: d, lex: lex, tagShare: tagShare(d.m.Tags, s.tags)})
+		}
+		if len(s.terms) == 0 {
+			// A pure time question (or a tag-only one): the window, or everything.
+			for _, d := range sc.docs {
+				if ok(d) && (len(s.tags) == 0 || tagShare(d.m.Tags, s.tags) > 0) {
+					add(d, 0)
+				}
+			}
+			continue
+		}
+		scores, top := lexicalSearch(sc, rk, s.terms, n, s.archived, func(slot int32) bool { return ok(sc.docs[slot]) })
+		for _, slot := range top {
+			add(sc.docs[slot], scores[slot])
+		}
+		if s.qvec != nil && rk.VectorWeight > 0 {
+			docs, err := ix.vectorCandidates(ctx, sc, s.qvec, n, keep, ok)
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range docs {
+				add(d, scores[d.slot])
+			}
+		}
+		if len(s.tags) > 0 {
+			for _, d := range sc.docs {
+				if ok(d) && tagShare(d.m.Tags, s.tags) > 0 {
+					add(d, scores[d.slot])
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// anyLexical reports whether a candidate matched words of the query.
+func anyLexical(cands []candidate) bool {
+	for _, c := range cands {
+		if c.lex > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// vectorCandidates returns up to n memories of the scope nearest to qvec
+// that ok passes. With a window (keep set) small enough, its vectors are
+// compared one by one; otherwise chromem-go's nearest neighbours are
+// filtered. A vector search error (vectors of another dimension during a
+// re-embed, say) leaves the lexical candidates alone.
+func (ix *index) vectorCandidates(ctx context.Context, sc *scopeIndex, qvec []float32, n int, keep, ok func(*doc) bool) ([]*doc, error) {
+	if keep != nil {
+		var in []*doc
+		for _, d := range sc.docs {
+			if ok(d) && d.vec != nil {
+				in = append(in, d)
+				if len(in) > bruteMax {
+					break
+				}
+			}
+		}
+		if len(in) <= bruteMax {
+			return nearest(in, qvec, n), nil
+		}
+	}
+	docs, _, err := ix.vectorTop(ctx, sc, qvec, n)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, nil
+	}
+	return slices.DeleteFunc(docs, func(d *doc) bool { return !ok(d) }), nil
+}
+
+// nearest returns the n docs nearest to qvec by cosine, best first.
+func nearest(docs []*doc, qvec []float32, n int) []*doc {
+	type sim struct {
+		d   *doc
+		cos float64
+	}
+	sims := make([]sim, 0, len(docs))
+	for _, d := range docs {
+		if c := cosine(qvec, d.vec); c > 0 {
+			sims = append(sims, sim{d, c})
+		}
+	}
+	slices.SortFunc(sims, func(a, b sim) int { return cmp.Compare(b.cos, a.cos) })
+	out := make([]*doc, 0, min(n, len(sims)))
+	for _, s := range sims[:min(n, len(sims))] {
+		out = append(out, s.d)
+	}
+	return out
+}
+
+// tagShare returns the share of the query tags the memory carries. A query
+// tag matches the same tag or one below it in the tag tree ("work" matches
+// "work/meeting"), case-insensitively.
+func tagShare(have, want []string) float64 {
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range want {
+		for _, h := range have {
+			if strings.EqualFold(h, w) || (len(h) > len(w) && h[len(w)] == '/' && strings.EqualFold(h[:len(w)], w)) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// score turns candidates into hits sorted by rank key.
+func (ix *index) score(s search, cands []candidate, applied string) []Hit {
+	rk := ix.opts.Ranking
+	maxLex := 0.0
+	for _, c := range cands {
+		maxLex = max(maxLex, c.lex)
+	}
+	w := rk.VectorWeight
+	if s.qvec == nil {
+		w = 0
+	}
+	hits := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		m := c.d.m
+		var sc Score
+		var r float64
+		if len(s.terms) > 0 {
+			if maxLex > 0 {
+				sc.Lexical = c.lex / maxLex
+			}
+			if s.qvec != nil {
+				sc.Vector = cosine(s.qvec, c.d.vec)
+			}
+			r = (1-w)*sc.Lexical + w*max(sc.Vector, 0)
+			if len(s.tags) > 0 {
+				r = (1-tagWeight)*r + tagWeight*c.tagShare
+			}
+		} else {
+			r = 1
+			if len(s.tags) > 0 {
+				r = c.tagShare
+			}
+		}
+		sc.Tags = c.tagShare
+		if s.win != nil {
+			switch {
+			case s.win.vague && len(s.terms) == 0:
+				r *= s.win.closeness(m.Time)
+			case s.win.vague:
+				r = (1-vagueWeight)*r + vagueWeight*s.win.closeness(m.Time)*boolf(r > 0)
+			case applied == "boost-fallback" && len(s.terms) == 0:
+				r *= s.win.closeness(m.Time)
+			case applied == "boost-fallback":
+				r = (1-fallbackWeight)*r + fallbackWeight*s.win.closeness(m.Time)*boolf(r > 0)
+			}
+		}
+		if r <= 0 {
+			continue
+		}
+		sc.Relevance = min(r, 1)
+		sc.LogP = logP(sc.Relevance, m, s.now, rk.DecayUnit)
+		sc.Probability = math.Exp(sc.LogP)
+		if sc.Probability < s.minP {
+			continue
+		}
+		hits = append(hits, Hit{Memory: m, Score: sc})
+	}
+	slices.SortFunc(hits, compareHits)
+	return hits
+}
+
+// boolf is 1 for true, 0 for false.
+func boolf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// logP is the rank key: log p_n(t) for relevance r, t since the memory was
+// last recalled (or happened) in unit, g its strength.
+func logP(r float64, m Memory, now time.Time, unit time.Duration) float64 {
+	from := m.Time
+	if !m.LastRecalled.IsZero() {
+		from = m.LastRecalled
+	}
+	g := m.Strength
+	if g <= 0 {
+		g = decay.InitialStrength
+	}
+	return decay.LogProbability(r, decay.Elapsed(from, now, unit), g)
+}
+
+// compareHits orders hits by rank key, then time (recent first), then id.
+func compareHits(a, b Hit) int {
+	if c := cmp.Compare(b.Score.LogP, a.Score.LogP); c != 0 {
+		return c
+	}
+	if c := b.Memory.Time.Compare(a.Memory.Time); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Memory.ID, b.Memory.ID)
+}

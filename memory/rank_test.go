@@ -1,0 +1,253 @@
+package memory
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+func hitIDs(hits []Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.Memory.ID
+	}
+	return out
+}
+
+func rankIDs(t *testing.T, ix *index, s search) ([]string, string) {
+	t.Helper()
+	if s.scopes == nil {
+		s.scopes = []string{"s"}
+	}
+	if s.now.IsZero() {
+		s.now = rankDay0.AddDate(0, 0, 30)
+	}
+	hits, applied, err := ix.rank(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if r := h.Score.Relevance; !(r > 0 && r <= 1) {
+			t.Errorf("%s: relevance %v out of (0,1]", h.Memory.ID, r)
+		}
+		if p := h.Score.Probability; !(p >= 0 && p <= 1) || math.IsNaN(h.Score.LogP) {
+			t.Errorf("%s: probability %v, log %v", h.Memory.ID, p, h.Score.LogP)
+		}
+	}
+	return hitIDs(hits), applied
+}
+
+func TestRankLexical(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("paris", "We booked the flight to Paris for the conference", 0),
+		rmem("cat", "The cat knocked the vase over", 0),
+		rmem("paris2", "Paris was rainy", 0),
+	)
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("flight to Paris"), qvec: unit(rankVec(t, "flight to Paris"))})
+	if applied != "" {
+		t.Errorf("applied = %q, want none", applied)
+	}
+	if len(got) < 2 || got[0] != "paris" || got[1] != "paris2" {
+		t.Errorf("ranked %v, want paris, paris2 first", got)
+	}
+}
+
+func TestRankDecayPrefersRecentAtEqualRelevance(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix, rmem("old", "standup notes", 0), rmem("new", "standup notes", 20))
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("standup")})
+	if !slices.Equal(got, []string{"new", "old"}) {
+		t.Errorf("ranked %v, want new before old", got)
+	}
+	// A stronger (often recalled) memory resists decay.
+	strong := rmem("strong", "standup notes", 0)
+	strong.Strength = 50
+	putAll(t, ix, strong)
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("standup")})
+	if got[0] != "strong" {
+		t.Errorf("ranked %v, want strong first", got)
+	}
+}
+
+func TestRankTieBreakDeterministic(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix, rmem("b", "same words", 0), rmem("a", "same words", 0), rmem("c", "same words", 0))
+	for range 5 {
+		got, _ := rankIDs(t, ix, search{terms: queryTerms("same words")})
+		if !slices.Equal(got, []string{"a", "b", "c"}) {
+			t.Fatalf("ranked %v, want a b c", got)
+		}
+	}
+}
+
+func TestRankExactWindow(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("in", "lunch with Ana at the taco place", 5),
+		rmem("out", "lunch with Ana at the sushi bar", 12),
+		rmem("other", "fixed the bike", 5),
+	)
+	win := &window{from: rankDay0.AddDate(0, 0, 5), to: rankDay0.AddDate(0, 0, 6)}
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("lunch with Ana"), win: win})
+	if applied != "filter" || !slices.Contains(got, "in") || slices.Contains(got, "out") {
+		t.Errorf("filter: ranked %v applied %q", got, applied)
+	}
+	if got[0] != "in" {
+		t.Errorf("filter: ranked %v, want in first", got)
+	}
+
+	// A window that holds nothing boosts by closeness instead of answering nothing.
+	win = &window{from: rankDay0.AddDate(0, 0, 13), to: rankDay0.AddDate(0, 0, 14)}
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("lunch with Ana"), win: win})
+	if applied != "boost-fallback" || len(got) < 2 || got[0] != "out" {
+		t.Errorf("fallback: ranked %v applied %q, want out (the nearest) first", got, applied)
+	}
+}
+
+func TestRankPureTimeQuestion(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("morning", "went running", 5),
+		rmem("evening", "cooked pasta", 5),
+		rmem("before", "read a book", 4),
+	)
+	ix.put(Memory{ID: "evening", Scope: "s", Content: "cooked pasta", Time: rankDay0.AddDate(0, 0, 5).Add(6 * time.Hour), Strength: 1}, nil)
+	win := &window{from: rankDay0.AddDate(0, 0, 5).Truncate(24 * time.Hour), to: rankDay0.AddDate(0, 0, 6).Truncate(24 * time.Hour)}
+	got, applied := rankIDs(t, ix, search{win: win})
+	if applied != "filter" || !slices.Equal(got, []string{"evening", "morning"}) {
+		t.Errorf("ranked %v applied %q, want evening morning by filter", got, applied)
+	}
+	// No window and no words: everything, most recent first.
+	got, _ = rankIDs(t, ix, search{})
+	if !slices.Equal(got, []string{"evening", "morning", "before"}) {
+		t.Errorf("listing %v", got)
+	}
+	// An empty window in a pure time question: nearest memories first.
+	got, applied = rankIDs(t, ix, search{win: &window{from: rankDay0.AddDate(0, 0, 3), to: rankDay0.AddDate(0, 0, 4)}})
+	if applied != "boost-fallback" || len(got) != 3 || got[0] != "before" {
+		t.Errorf("fallback listing %v applied %q", got, applied)
+	}
+}
+
+func TestRankVagueBoost(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix, rmem("near", "dentist appointment", 10), rmem("far", "dentist appointment", 28))
+	win := &window{vague: true, anchor: rankDay0.AddDate(0, 0, 10), spread: 2 * 24 * time.Hour}
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("dentist"), win: win})
+	if applied != "boost" || !slices.Equal(got, []string{"near", "far"}) {
+		t.Errorf("ranked %v applied %q, want near far boosted", got, applied)
+	}
+}
+
+func TestRankTags(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("tagged", "deploy went fine", 0, "work/ops"),
+		rmem("plain", "deploy went fine", 0),
+		rmem("onlytag", "coffee machine broke", 0, "work"),
+	)
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("deploy"), tags: []string{"work"}})
+	if len(got) < 2 || got[0] != "tagged" {
+		t.Errorf("ranked %v, want tagged first", got)
+	}
+	// A tag-only query ranks by tag match and leaves out untagged memories.
+	got, _ = rankIDs(t, ix, search{tags: []string{"WORK"}})
+	if !slices.Equal(got, []string{"onlytag", "tagged"}) && !slices.Equal(got, []string{"tagged", "onlytag"}) {
+		t.Errorf("tag-only ranked %v", got)
+	}
+	if s := tagShare([]string{"work/ops", "home"}, []string{"work", "home", "x"}); math.Abs(s-2.0/3) > 1e-9 {
+		t.Errorf("tagShare = %v", s)
+	}
+	if s := tagShare([]string{"workshop"}, []string{"work"}); s != 0 {
+		t.Errorf("tagShare(workshop, work) = %v, want 0", s)
+	}
+}
+
+func TestRankArchivedAndMinProbability(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	a := rmem("gone", "secret plan", 0)
+	a.Archived = rankDay0
+	putAll(t, ix, a, rmem("kept", "plan for the weekend", 0))
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("secret plan"), qvec: unit(rankVec(t, "secret plan"))})
+	if slices.Contains(got, "gone") {
+		t.Errorf("archived memory returned: %v", got)
+	}
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("secret plan"), archived: true})
+	if len(got) == 0 || got[0] != "gone" {
+		t.Errorf("with archived: %v", got)
+	}
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("plan"), minP: 0.9999})
+	if len(got) != 0 {
+		t.Errorf("min probability kept %v", got)
+	}
+}
+
+func TestRankScopesAreSeparate(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	m := rmem("x", "kubernetes upgrade", 0)
+	m.Scope = "other"
+	putAll(t, ix, m, rmem("y", "kubernetes upgrade", 0))
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("kubernetes")})
+	if !slices.Equal(got, []string{"y"}) {
+		t.Errorf("scope s ranked %v", got)
+	}
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("kubernetes"), scopes: []string{"s", "other", "missing"}})
+	if len(got) != 2 {
+		t.Errorf("both scopes ranked %v", got)
+	}
+}
+
+func TestRankNeighbours(t *testing.T) {
+	rk := DefaultRanking()
+	rk.PrevWeight, rk.NextWeight = 0.3, 0.1
+	ix := newTestIndex(rk)
+	turn := func(id, text string, seq int) Memory {
+		m := rmem(id, text, 0)
+		m.Thread, m.Seq = "t", seq
+		return m
+	}
+	putAll(t, ix,
+		turn("q", "Caroline: what instrument do you play?", 1),
+		turn("a", "Melanie: the violin, since I was six", 2),
+		turn("z", "Melanie: unrelated chatter about weather", 3),
+	)
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("instrument")})
+	if !slices.Contains(got, "a") {
+		t.Errorf("answer turn not found through its question: %v", got)
+	}
+}
+
+func TestRankPRF(t *testing.T) {
+	rk := DefaultRanking()
+	rk.PRFTerms = 5
+	ix := newTestIndex(rk)
+	putAll(t, ix,
+		rmem("a", "hiking trip to the mountains with tents", 0),
+		rmem("b", "camping in the mountains, pitched tents by the lake", 0),
+		rmem("c", "bought new tents for camping", 0),
+		rmem("d", "tax return filed", 0),
+	)
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("hiking mountains")})
+	if len(got) < 2 || got[0] != "a" || slices.Contains(got, "d") {
+		t.Errorf("ranked %v", got)
+	}
+}
+
+func TestSpeaker(t *testing.T) {
+	for in, want := range map[string]string{
+		"Caroline: hi there":  "Caroline",
+		"Dr Jane Roe: hello":  "Dr Jane Roe",
+		"note: lowercase":     "",
+		"Time: 10:00 meeting": "Time",
+		"no colon here":       "",
+		"A very long name that is not a name at all: x": "",
+		"Caroline:no space":                             "",
+	} {
+		if got := speaker(in); got != want {
+			t.Errorf("speaker(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// recallClock is a settable test recallClock.
+type recallClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *recallClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *recallClock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+
+// openRecallStore opens a throw-away store with the test embedder.
+func openRecallStore(t *testing.T, c *recallClock) *Store {
+	t.Helper()
+	st, err := Open(context.Background(), Options{
+		Path:     filepath.Join(t.TempDir(), "m.db"),
+		ModelID:  rankEmbedder.ModelID,
+		Embed:    rankEmbedder.Func,
+		Now:      c.now,
+		Location: time.UTC,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func rememberDraft(t *testing.T, st *Store, d Draft) Memory {
+	t.Helper()
+	d.NoDedup = true
+	m, _, err := st.Remember(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestRecallValidation(t *testing.T) {
+	st := openRecallStore(t, &recallClock{t: rankDay0})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q    Query
+		want string
+	}{
+		{Query{Text: "x", Limit: 51}, "limit must be between 1 and 50"},
+		{Query{Text: "x", Limit: -1}, "limit must be between 1 and 50"},
+		{Query{Text: "x", Offset: -1}, "offset must not be negative"},
+		{Query{Text: "x", Tags: []string{"a", "b", "c", "d"}}, "at most 3 tags"},
+		{Query{Text: "x", From: rankDay0, To: rankDay0}, "from must be before to"},
+		{Query{Text: "x", MinProbability: 2}, "min probability"},
+		{Query{Text: "x", When: "when pigs fly"}, "not a time expression"},
+	} {
+		_, err := st.Recall(ctx, tc.q)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Recall(%+v) = %v, want ErrInvalid with %q", tc.q, err, tc.want)
+		}
+	}
+}
+
+func TestRecallRankedAndPaged(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	for i, text := range []string{
+		"Ana recommended the book Dune",
+		"Ana likes hiking in the Alps",
+		"The printer on floor two is broken",
+		"Ana's birthday is in June",
+	} {
+		rememberDraft(t, st, Draft{Content: text, Time: rankDay0.AddDate(0, 0, i)})
+	}
+	c.set(rankDay0.AddDate(0, 0, 10))
+	res, err := st.Recall(ctx, Query{Text: "what book did Ana recommend?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Memory.Content, "Dune") {
+		t.Fatalf("hits = %+v", res.Hits)
+	}
+	if res.Window != nil {
+		t.Errorf("window = %+v, want none", res.Window)
+	}
+	all, _ := st.Recall(ctx, Query{Text: "Ana", Limit: 50})
+	if all.Total != 3 || all.More {
+		t.Fatalf("Ana: total %d more %v, want 3 false", all.Total, all.More)
+	}
+	page, _ := st.Recall(ctx, Query{Text: "Ana", Limit: 2, Offset: 1})
+	if !page.More == (1+2 < all.Total) || len(page.Hits) != 2 || page.Hits[0].Memory.ID != all.Hits[1].Memory.ID {
+		t.Errorf("page = %v more %v, want %v", hitIDs(page.Hits), page.More, hitIDs(all.Hits)[1:])
+	}
+	past, _ := st.Recall(ctx, Query{Text: "Ana", Offset: 10})
+	if len(past.Hits) != 0 || past.Hits == nil || past.More {
+		t.Errorf("past the end: %+v", past)
+	}
+	// Returned memories are copies.
+	res.Hits[0].Memory.Tags = append(res.Hits[0].Memory.Tags, "x")
+	again, _ := st.Recall(ctx, Query{Text: "what book did Ana recommend?"})
+	if slices.Contains(again.Hits[0].Memory.Tags, "x") {
+		t.Error("caller's change leaked into the index")
+	}
+}
+
+func TestRecallTimeExpressions(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	d := func(days int) time.Time { return rankDay0.AddDate(0, 0, days) }
+	rememberDraft(t, st, Draft{Content: "We fixed the login bug", Time: d(-1), Thread: "t1"})
+	rememberDraft(t, st, Draft{Content: "Lunch at the new ramen place", Time: d(-1), Thread: "t1", Seq: 1})
+	rememberDraft(t, st, Draft{Content: "We fixed the cache bug", Time: d(-20), Thread: "t0"})
+	rememberDraft(t, st, Draft{Content: "Talked about the roadmap", Time: d(0), Thread: "t2"})
+
+	res, err := st.Recall(ctx, Query{Text: "which bug did we fix yesterday?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Window == nil || res.Window.Kind != "exact" || res.Window.Applied != "filter" || res.Window.Expr != "yesterday" {
+		t.Fatalf("window = %+v", res.Window)
+	}
+	if got := hitIDs(res.Hits); len(got) == 0 || !strings.Contains(res.Hits[0].Memory.Content, "login") {
+		t.Errorf("hits %v", got)
+	}
+	for _, h := range res.Hits {
+		if !h.Memory.Time.Equal(d(-1)) {
+			t.Errorf("hit outside yesterday: %+v", h.Memory)
+		}
+	}
+
+	// A pure time question lists the day, most recent first.
+	res, _ = st.Recall(ctx, Query{Text: "what did we do yesterday?"})
+	if len(res.Hits) != 2 {
+		t.Errorf("yesterday listing = %+v", res.Hits)
+	}
+
+	// When overrides the text; a window with nothing in it falls back to a boost.
+	res, _ = st.Recall(ctx, Query{Text: "bug", When: "2024-03-01"})
+	if res.Window == nil || res.Window.Applied != "boost-fallback" || len(res.Hits) == 0 {
+		t.Errorf("fallback: window %+v hits %v", res.Window, hitIDs(res.Hits))
+	}
+
+	// Explicit From/To.
+	res, _ = st.Recall(ctx, Query{Text: "bug", From: d(-30), To: d(-10)})
+	if res.Window == nil || res.Window.Kind != "explicit" || len(res.Hits) != 1 || !strings.Contains(res.Hits[0].Memory.Content, "cache") {
+		t.Errorf("explicit: window %+v hits %+v", res.Window, res.Hits)
+	}
+
+	// Our first conversation is thread t0; last time is t1 (t2 is today).
+	res, _ = st.Recall(ctx, Query{Text: "what did we talk about in our first conversation?"})
+	if res.Window == nil || res.Window.Kind != "first" || len(res.Hits) != 1 || !strings.Contains(res.Hits[0].Memory.Content, "cache") {
+		t.Errorf("first: window %+v hits %+v", res.Window, res.Hits)
+	}
+	res, _ = st.Recall(ctx, Query{Text: "what did we talk about last time?"})
+	if res.Window == nil || res.Window.Kind != "last" || len(res.Hits) != 2 {
+		t.Errorf("last: window %+v hits %+v", res.Window, res.Hits)
+	}
+}
+
+func TestRecallIDsAndReinforce(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	a := rememberDraft(t, st, Draft{Content: "the wifi password is on the fridge", Time: rankDay0})
+	b := rememberDraft(t, st, Draft{Content: "the spare key is under the pot", Time: rankDay0})
+
+	res, err := st.Recall(ctx, Query{IDs: []string{b.ID, a.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitIDs(res.Hits); !slices.Equal(got, []string{b.ID, a.ID}) {
+		t.Errorf("ids = %v", got)
+	}
+	if _, err := st.Recall(ctx, Query{IDs: []string{"nope"}}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown id: %v", err)
+	}
+
+	c.set(rankDay0.AddDate(0, 0, 3))
+	res, err = st.Recall(ctx, Query{Text: "wifi password", Limit: 1, Reinforce: true})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatalf("recall: %v %+v", err, res)
+	}
+	got, err := st.Get(ctx, []string{a.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].RecallCount != 1 || !got[0].LastRecalled.Equal(rankDay0.AddDate(0, 0, 3)) || got[0].Strength <= 1 {
+		t.Errorf("after reinforce: %+v", got[0])
+	}
+	other, _ := st.Get(ctx, []string{b.ID})
+	if other[0].RecallCount != 0 {
+		t.Errorf("unreturned memory reinforced: %+v", other[0])
+	}
+}
+
+func TestRecallClosed(t *testing.T) {
+	st := openRecallStore(t, &recallClock{t: rankDay0})
+	st.Close()
+	if _, err := st.Recall(context.Background(), Query{Text: "x"}); !errors.Is(err, ErrClosed) {
+		t.Errorf("after close: %v", err)
+	}
+}
