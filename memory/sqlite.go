@@ -99,12 +99,12 @@ func selectRows(ctx context.Context, q querier, model string, withVec bool, wher
 
 func scanRow(rs *sql.Rows, withVec bool) (row, error) {
 	var (
-		r                          row
-		m                          = &r.m
-		kind, tags, meta           string
-		event, created, updated    int64
-		lastRecalled, archived     sql.NullInt64
-		blob                       []byte
+		r                       row
+		m                       = &r.m
+		kind, tags, meta        string
+		event, created, updated int64
+		lastRecalled, archived  sql.NullInt64
+		blob                    []byte
 	)
 	dest := []any{&m.ID, &m.Scope, &kind, &m.Content, &tags, &m.Subject, &m.Predicate, &m.Object, &m.Context,
 		&m.Observation, &m.Thoughts, &m.Action, &m.Result, &event, &created, &updated, &lastRecalled,
