@@ -1,0 +1,362 @@
+package cli_test
+
+// End-to-end tests: build the mneme binary once, then drive `mneme serve`
+// over stdio with the official MCP Go SDK as an independent client, and run
+// the CLI subcommands as a person would.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bin is the mneme binary built by TestMain.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mneme-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "mneme")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".." // the module root
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// procEnv returns a process environment with fresh XDG directories under a
+// temp dir and no MNEME_* or XDG_* variables from the outside.
+func procEnv(t testing.TB, extra ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MNEME_") && !strings.HasPrefix(kv, "XDG_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env,
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+	)
+	return append(env, extra...)
+}
+
+// connect starts `mneme serve` with env and returns an initialised client
+// session; the process is stopped when the test ends (or earlier by Close).
+func connect(t testing.TB, env []string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "mneme-e2e", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to mneme serve: %v\nstderr: %s", err, stderr.String())
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and decodes its structured result into out.
+func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any, out any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s %v: tool error %s", name, args, contentText(res))
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, raw, err)
+	}
+}
+
+func contentText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+type remembered struct {
+	ID        string `json:"id"`
+	Duplicate bool   `json:"duplicate"`
+}
+
+type recalled struct {
+	Memories []struct {
+		ID      string `json:"id"`
+		Content string `json:"content"`
+	} `json:"memories"`
+	More bool `json:"more"`
+}
+
+// recallIDs recalls query and returns the ids found.
+func recallIDs(t testing.TB, cs *mcp.ClientSession, query string) []string {
+	t.Helper()
+	var r recalled
+	call(t, cs, "recall", map[string]any{"query": query, "limit": 10}, &r)
+	ids := make([]string, len(r.Memories))
+	for i, m := range r.Memories {
+		ids[i] = m.ID
+	}
+	return ids
+}
+
+func TestServeTools(t *testing.T) {
+	env := procEnv(t)
+	cs := connect(t, env)
+
+	if got := cs.InitializeResult().ServerInfo.Name; got != "mneme" {
+		t.Errorf("server name %q, want mneme", got)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, tl := range tools.Tools {
+		byName[tl.Name] = tl
+	}
+	for _, want := range []struct {
+		name                  string
+		readOnly, destructive bool
+	}{{"remember", false, false}, {"recall", true, false}, {"forget", false, true}} {
+		tl := byName[want.name]
+		if tl == nil {
+			t.Fatalf("tool %s missing from %v", want.name, slices.Sorted(maps.Keys(byName)))
+		}
+		a := tl.Annotations
+		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
+			t.Errorf("%s: annotations not explicit: %+v", want.name, a)
+			continue
+		}
+		if a.ReadOnlyHint != want.readOnly {
+			t.Errorf("%s: readOnlyHint %v, want %v", want.name, a.ReadOnlyHint, want.readOnly)
+		}
+		if *a.DestructiveHint != want.destructive {
+			t.Errorf("%s: destructiveHint %v, want %v", want.name, *a.DestructiveHint, want.destructive)
+		}
+		if tl.Description == "" || tl.InputSchema == nil {
+			t.Errorf("%s: no description or input schema", want.name)
+		}
+	}
+
+	var tea, car remembered
+	call(t, cs, "remember", map[string]any{"content": "The user likes green tea without sugar", "tags": []string{"food"}}, &tea)
+	call(t, cs, "remember", map[string]any{"content": "The user's car is a blue Volvo"}, &car)
+	if tea.ID == "" || tea.Duplicate {
+		t.Fatalf("remember: %+v", tea)
+	}
+	if ids := recallIDs(t, cs, "green tea"); len(ids) == 0 || ids[0] != tea.ID {
+		t.Fatalf("recall green tea: %v, want %s first", ids, tea.ID)
+	}
+	var fr struct {
+		IDs []string `json:"ids"`
+	}
+	call(t, cs, "forget", map[string]any{"id": tea.ID}, &fr)
+	if !slices.Equal(fr.IDs, []string{tea.ID}) {
+		t.Errorf("forget: %v", fr.IDs)
+	}
+	if ids := recallIDs(t, cs, "green tea"); slices.Contains(ids, tea.ID) {
+		t.Fatalf("recall after forget still finds %s: %v", tea.ID, ids)
+	}
+
+	// Durable: a new process on the same store still has the car.
+	cs.Close()
+	cs2 := connect(t, env)
+	if ids := recallIDs(t, cs2, "which car"); !slices.Contains(ids, car.ID) {
+		t.Fatalf("after restart recall misses %s: %v", car.ID, ids)
+	}
+	if ids := recallIDs(t, cs2, "green tea"); slices.Contains(ids, tea.ID) {
+		t.Fatalf("after restart the forgotten memory is back: %v", ids)
+	}
+}
+
+// TestTwoServersOneStore runs two server processes on one store, as two
+// clients each spawning their own server do: each sees the other's writes,
+// and concurrent writes through both are all kept.
+func TestTwoServersOneStore(t *testing.T) {
+	env := procEnv(t)
+	a, b := connect(t, env), connect(t, env)
+
+	var m remembered
+	call(t, a, "remember", map[string]any{"content": "The user's sister is called Ingrid"}, &m)
+	if ids := recallIDs(t, b, "sister Ingrid"); !slices.Contains(ids, m.ID) {
+		t.Fatalf("second server does not see the first one's write %s: %v", m.ID, ids)
+	}
+
+	const each = 15
+	var wg sync.WaitGroup
+	for i, cs := range []*mcp.ClientSession{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range each {
+				var r remembered
+				call(t, cs, "remember", map[string]any{"content": fmt.Sprintf("server %d note %d about zebra%d", i, j, i*100+j)}, &r)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://stats"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Memories int `json:"memories"`
+		}
+		if err := json.Unmarshal([]byte(res.Contents[0].Text), &st); err != nil {
+			t.Fatalf("stats resource %q: %v", res.Contents[0].Text, err)
+		}
+		if st.Memories != 1+2*each {
+			t.Errorf("memories = %d, want %d (a write was lost)", st.Memories, 1+2*each)
+		}
+	}
+}
+
+// TestServeStdoutIsOnlyJSONRPC speaks raw JSON-RPC with debug logging on and
+// checks that every line on stdout is a JSON-RPC message.
+func TestServeStdoutIsOnlyJSONRPC(t *testing.T) {
+	cmd := exec.Command(bin, "serve", "--log-level", "debug")
+	cmd.Env = procEnv(t)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"content":"raw client note"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"raw client"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("serve: %v\nstderr: %s", err, stderr.String())
+	}
+	ids := map[float64]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var msg struct {
+			JSONRPC string   `json:"jsonrpc"`
+			ID      *float64 `json:"id"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil || msg.JSONRPC != "2.0" {
+			t.Fatalf("stdout line is not JSON-RPC: %q", sc.Text())
+		}
+		if msg.ID != nil {
+			ids[*msg.ID] = true
+		}
+	}
+	for _, id := range []float64{1, 2, 3, 4} {
+		if !ids[id] {
+			t.Errorf("no response to request %v; stdout:\n%s", id, out)
+		}
+	}
+	if stderr.Len() == 0 {
+		t.Error("no logs on stderr at debug level")
+	}
+}
+
+// mneme runs the binary with args and env and returns stdout, stderr and
+// the exit code.
+func mneme(t testing.TB, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestCLI(t *testing.T) {
+	env := procEnv(t, "MNEME_NOW=2024-05-10T12:00:00Z")
+	out, errOut, code := mneme(t, env, "remember", "likes hiking in the Alps", "--tag", "travel", "--json")
+	if code != 0 {
+		t.Fatalf("remember: exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Memory struct {
+			ID   string    `json:"id"`
+			Time time.Time `json:"time"`
+			Tags []string  `json:"tags"`
+		} `json:"memory"`
+		Duplicate bool `json:"duplicate"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("remember --json: %v: %s", err, out)
+	}
+	if want := time.Date(2024, 5, 10, 12, 0, 0, 0, time.UTC); !r.Memory.Time.Equal(want) || !slices.Equal(r.Memory.Tags, []string{"travel"}) {
+		t.Errorf("remember: %+v", r)
+	}
+
+	out, errOut, code = mneme(t, env, "recall", "hiking")
+	if code != 0 || !strings.Contains(out, r.Memory.ID) || !strings.Contains(out, "Alps") {
+		t.Errorf("recall: exit %d\n%s%s", code, out, errOut)
+	}
+
+	out, _, code = mneme(t, env, "stats", "--json")
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+		t.Fatalf("stats --json: exit %d %v: %s", code, err, out)
+	}
+	if st["memories"] != 1.0 || st["archived"] != 0.0 || !strings.HasSuffix(fmt.Sprint(st["store"]), filepath.Join("mneme", "default.db")) {
+		t.Errorf("stats: %v", st)
+	}
+
+	// The CLI and a server share the store.
+	cs := connect(t, env)
+	if ids := recallIDs(t, cs, "Alps"); !slices.Contains(ids, r.Memory.ID) {
+		t.Errorf("server does not see the CLI's memory: %v", ids)
+	}
+
+	if _, errOut, code = mneme(t, env, "recall", "--limit", "lots", "x"); code != 2 || !strings.Contains(errOut, "invalid value") {
+		t.Errorf("bad flag: exit %d: %s", code, errOut)
+	}
+	if out, _, code = mneme(t, env, "version"); code != 0 || !strings.HasPrefix(out, "mneme ") {
+		t.Errorf("version: exit %d: %q", code, out)
+	}
+}
