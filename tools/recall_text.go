@@ -29,19 +29,20 @@ func (d Deps) fit(out *RecallOutput, now time.Time, offset int, more bool) strin
 		return b.String()
 	}
 	room := d.Budget - footerReserve
-	share := max((room-chars(b.String()))/len(out.Memories)-lineOverhead, minContent)
+	used := chars(b.String())
+	share := max((room-used)/len(out.Memories)-lineOverhead, minContent)
 	kept := out.Memories[:0]
 	var truncated []string
 	dropped := false
 	for i, m := range out.Memories {
 		content, cutShort := cut(m.Content, share)
 		line := hitLine(offset+i+1, m, content, d, now)
-		if chars(b.String())+chars(line) > room {
+		if used+chars(line) > room {
 			if i > 0 {
 				dropped = true
 				break
 			}
-			left := room - chars(b.String()) - (chars(line) - chars(oneLine(content)))
+			left := room - used - (chars(line) - chars(oneLine(content)))
 			content, cutShort = cut(m.Content, max(left, minFirst))
 			line = hitLine(offset+i+1, m, content, d, now)
 		}
@@ -50,6 +51,7 @@ func (d Deps) fit(out *RecallOutput, now time.Time, offset int, more bool) strin
 			truncated = append(truncated, m.ID)
 		}
 		b.WriteString(line)
+		used += chars(line)
 		kept = append(kept, m)
 	}
 	out.Memories = kept
