@@ -89,6 +89,13 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(opts.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	// Memories are personal: create the file owner-only (SQLite gives the
+	// -wal and -shm files the same mode). An empty file is an empty database.
+	if f, err := os.OpenFile(opts.Path, os.O_RDONLY|os.O_CREATE, 0o600); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	} else {
+		f.Close()
+	}
 	db, err := openDB(opts.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,6 +108,9 @@ func TestOpenOptions(t *testing.T) {
 	s := openTest(t, Options{Path: filepath.Join(t.TempDir(), "dir with space?#%", "m.db"), ModelID: e.ModelID, Embed: e.Func})
 	if _, _, err := s.Remember(ctx, Draft{Content: "hello"}); err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(s.Path()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("database file mode %v (%v), want owner-only 0600", fi.Mode().Perm(), err)
 	}
 	if s.opts.DefaultScope != DefaultScope || s.opts.Ranking != DefaultRanking() || s.opts.Location == nil || s.opts.Logger == nil {
 		t.Errorf("options not normalised: %+v", s.opts)

@@ -195,3 +195,19 @@ func firstID(t *testing.T, s *Store) string {
 	}
 	return id
 }
+
+func TestLateOwnWriteDoesNotOverwriteSyncedState(t *testing.T) {
+	s, _ := newTestStore(t)
+	m, _ := remember(t, s, Draft{Content: "current text"})
+	mustSync(t, s)
+	s.syncMu.Lock()
+	rev := s.lastRev
+	s.syncMu.Unlock()
+	stale := m
+	stale.Content = "stale text"
+	// A write at a rev the index has already passed must not be put.
+	s.applyOwn(rev, []row{{m: stale, rev: rev}}, nil)
+	if got, _ := s.idx.get(m.ID); got.Content != "current text" {
+		t.Errorf("index copy = %q after a late write", got.Content)
+	}
+}

@@ -91,10 +91,16 @@ func (s *Store) change(ctx context.Context, fn func(w *wtx) error) (map[string]M
 // to rev; otherwise the next sync applies the gap (and this write again,
 // which is harmless). Before the initial load has finished it does nothing:
 // the load or the sync after it picks the write up.
+//
+// Invariant (under syncMu): an index copy older than its row in the
+// database belongs to a row with rev > lastRev, so the next sync replaces
+// it. A write applied late (after a newer one of the same memory, by
+// another goroutine) may put a stale copy only while its rev > lastRev;
+// once a sync has passed rev, the write is skipped.
 func (s *Store) applyOwn(rev int64, rows []row, dropped []string) {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	if !s.loaded {
+	if !s.loaded || rev <= s.lastRev {
 		return
 	}
 	s.apply(rows, dropped)
@@ -141,7 +147,9 @@ func (s *Store) load(ctx context.Context) {
 	}()
 	if err != nil {
 		s.loadErr = fmt.Errorf("load index: %w", err)
-		s.opts.Logger.Error("memory index load failed", "err", err)
+		if ctx.Err() == nil { // not stopped by Close
+			s.opts.Logger.Error("memory index load failed", "err", err)
+		}
 	}
 }
 
