@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-mcp/mneme/embed"
+	"github.com/mneme-mcp/mneme/memory"
 )
 
 // bin is the mneme binary built by TestMain.
@@ -46,10 +50,15 @@ func TestMain(m *testing.M) {
 }
 
 // procEnv returns a process environment with fresh XDG directories under a
-// temp dir and no MNEME_* or XDG_* variables from the outside.
+// temp dir of t.
 func procEnv(t testing.TB, extra ...string) []string {
 	t.Helper()
-	dir := t.TempDir()
+	return envIn(t.TempDir(), extra...)
+}
+
+// envIn returns the process environment without MNEME_* or XDG_* variables
+// from the outside, with XDG directories under dir, plus extra.
+func envIn(dir string, extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "MNEME_") && !strings.HasPrefix(kv, "XDG_") {
@@ -358,5 +367,62 @@ func TestCLI(t *testing.T) {
 	}
 	if out, _, code = mneme(t, env, "version"); code != 0 || !strings.HasPrefix(out, "mneme ") {
 		t.Errorf("version: exit %d: %q", code, out)
+	}
+}
+
+// BenchmarkServeInitialize measures process start to initialize answered
+// (what an MCP client waits for before it lists tools) on a store of 10,000
+// memories, and separately the first recall, which waits for the index the
+// server loads in the background. Run with:
+//
+//	go test ./cli -run '^$' -bench ServeInitialize -benchtime 20x
+func BenchmarkServeInitialize(b *testing.B) {
+	// The testing package calls this function more than once (b.N = 1 first);
+	// the store is filled only the first time, in the directory TestMain
+	// removes at the end.
+	if benchEnv == nil {
+		dir := filepath.Join(filepath.Dir(bin), "bench")
+		fillStore(b, filepath.Join(dir, "data", "mneme", "default.db"), 10_000)
+		benchEnv = envIn(dir)
+	}
+	env := benchEnv
+	b.ResetTimer()
+	var initTotal, recallTotal time.Duration
+	for range b.N {
+		start := time.Now()
+		cs := connect(b, env)
+		initTotal += time.Since(start)
+		recallIDs(b, cs, "hiking trip with the dog")
+		recallTotal += time.Since(start)
+		cs.Close()
+	}
+	b.ReportMetric(float64(initTotal.Milliseconds())/float64(b.N), "ms/initialize")
+	b.ReportMetric(float64(recallTotal.Milliseconds())/float64(b.N), "ms/first-recall")
+}
+
+// benchEnv is the environment of BenchmarkServeInitialize's filled store.
+var benchEnv []string
+
+// fillStore writes n generated memories (seeded, so every run is alike) into
+// the store at path through the memory API, with the builtin embedder the
+// server uses by default.
+func fillStore(b *testing.B, path string, n int) {
+	b.Helper()
+	em := embed.Builtin(0)
+	ctx := context.Background()
+	st, err := memory.Open(ctx, memory.Options{Path: path, ModelID: em.ModelID, Embed: em.Func})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("hiking dog tea coffee Berlin sister meeting project deadline birthday concert book garden " +
+		"train holiday doctor recipe guitar marathon museum Paris invoice laptop piano swimming camera")
+	start := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		text := fmt.Sprintf("note %d: %s %s and %s", i, words[rng.IntN(len(words))], words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		if _, _, err := st.Remember(ctx, memory.Draft{Content: text, Time: start.Add(time.Duration(i) * time.Hour), NoDedup: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

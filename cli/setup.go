@@ -144,7 +144,7 @@ func ranking(r config.Recall) memory.Ranking {
 	return rk
 }
 
-// openStore opens the store the configuration names (creating it and its
+// openStore opens the store at path (memory.Open creates it and its
 // directory if needed) with the configured embedder. Opening a store made
 // with another embedding model fails with memory.ErrModelMismatch unless
 // allowMismatch (reembed) is set.
@@ -152,9 +152,6 @@ func (a *app) openStore(e *env, path string, allowMismatch bool) (*memory.Store,
 	em, err := embed.New(e.cfg.Embedder.Provider, e.cfg.Embedder.Model, e.cfg.Embedder.BaseURL, e.cfg.Embedder.APIKey, e.cfg.Embedder.Dim)
 	if err != nil {
 		return nil, usageError{err}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
 	}
 	st, err := memory.Open(a.ctx, memory.Options{
 		Path:               path,
