@@ -116,3 +116,42 @@ func TestOpenOptions(t *testing.T) {
 		t.Errorf("options not normalised: %+v", s.opts)
 	}
 }
+
+func TestConcurrentOpenOfNewStore(t *testing.T) {
+	opts := testOptions(filepath.Join(t.TempDir(), "new", "mneme.db"), newTestClock())
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			s, err := Open(context.Background(), opts)
+			if err == nil {
+				_, _, err = s.Remember(context.Background(), Draft{Content: "hello"})
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	s := openTest(t, opts)
+	if v, _ := userVersion(context.Background(), s.db); v != len(migrations) {
+		t.Errorf("user_version %d, want %d", v, len(migrations))
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM memories`); n != 1 {
+		t.Errorf("%d memories, want 1 (the others deduplicated)", n)
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	opts := testOptions(filepath.Join(t.TempDir(), "mneme.db"), newTestClock())
+	s := openTest(t, opts)
+	if _, err := s.db.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "upgrade mneme") {
+		t.Errorf("Open of a newer schema: %v, want a hint to upgrade", err)
+	}
+}

@@ -392,3 +392,21 @@ func TestFTSFindsStemmedWords(t *testing.T) {
 		t.Errorf("new text of %s does not match (%d)", u.ID, n)
 	}
 }
+
+func TestUpdateRederivesFactContent(t *testing.T) {
+	s, _ := newTestStore(t)
+	m, _ := remember(t, s, Draft{Kind: KindFact, Subject: "Alice", Predicate: "lives in", Object: "Paris", Tags: []string{"home"}})
+	u, _ := remember(t, s, Draft{ID: m.ID, Object: "Rome"})
+	if u.Content != "Alice lives in Rome" || u.Object != "Rome" || !slices.Equal(u.Tags, []string{"home"}) {
+		t.Errorf("updated fact %+v", u)
+	}
+	// Own content is kept when only a field changes.
+	n, _ := remember(t, s, Draft{Kind: KindFact, Subject: "Bob", Predicate: "likes", Object: "tea", Content: "Bob loves green tea"})
+	u, _ = remember(t, s, Draft{ID: n.ID, Context: "mornings", Tags: []string{}})
+	if u.Content != "Bob loves green tea" || u.Context != "mornings" || len(u.Tags) != 0 {
+		t.Errorf("updated fact %+v", u)
+	}
+	if _, _, err := s.Remember(context.Background(), Draft{ID: n.ID, Kind: "dream"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("invalid update: %v", err)
+	}
+}
