@@ -1,0 +1,28 @@
+//go:build windows
+
+package ontology
+
+import (
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// lockFile takes an exclusive lock on path (created if needed) with
+// LockFileEx and returns the function that releases it.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	h := windows.Handle(f.Fd())
+	ol := new(windows.Overlapped)
+	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		_ = windows.UnlockFileEx(h, 0, 1, 0, ol)
+		f.Close()
+	}, nil
+}
