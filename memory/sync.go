@@ -124,33 +124,36 @@ func (s *Store) apply(rows []row, dropped []string) {
 func (s *Store) load(ctx context.Context) {
 	defer close(s.loadDone)
 	start := time.Now()
-	err := func() error {
-		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		var rev int64
-		if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'rev'`).Scan(&rev); err != nil {
-			return err
-		}
-		rows, err := selectRows(ctx, tx, s.opts.ModelID, true, "")
-		if err != nil {
-			return err
-		}
-		s.syncMu.Lock()
-		defer s.syncMu.Unlock()
-		s.apply(rows, nil)
-		s.lastRev, s.loaded = rev, true
-		s.opts.Logger.Debug("memory index loaded", "memories", len(rows), "rev", rev, "took", time.Since(start))
-		return nil
-	}()
+	rows, rev, err := s.readAll(ctx)
 	if err != nil {
 		s.loadErr = fmt.Errorf("load index: %w", err)
 		if ctx.Err() == nil { // not stopped by Close
 			s.opts.Logger.Error("memory index load failed", "err", err)
 		}
+		return
 	}
+	// Own writes leave idx alone until loaded is set (see applyOwn), so
+	// filling it needs no lock; the read transaction is already over.
+	s.apply(rows, nil)
+	s.syncMu.Lock()
+	s.lastRev, s.loaded = rev, true
+	s.syncMu.Unlock()
+	s.opts.Logger.Debug("memory index loaded", "memories", len(rows), "rev", rev, "took", time.Since(start))
+}
+
+// readAll reads every memory with its vector and meta.rev in one snapshot.
+func (s *Store) readAll(ctx context.Context) ([]row, int64, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var rev int64
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'rev'`).Scan(&rev); err != nil {
+		return nil, 0, err
+	}
+	rows, err := selectRows(ctx, tx, s.opts.ModelID, true, "")
+	return rows, rev, err
 }
 
 // sync waits for the initial index load, then applies the changes other
