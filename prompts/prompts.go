@@ -228,7 +228,9 @@ type problems struct {
 	list []string
 }
 
-func (p *problems) add(format string, args ...any) { p.list = append(p.list, fmt.Sprintf(format, args...)) }
+func (p *problems) add(format string, args ...any) {
+	p.list = append(p.list, fmt.Sprintf(format, args...))
+}
 
 func (p *problems) err() error {
 	if len(p.list) == 0 {
@@ -591,8 +593,8 @@ var (
 	// reviewLineRE: a review operation as the prompts ask for it (upper case),
 	// skipped by ParseKeyEvents when both kinds of line share a reply.
 	reviewLineRE = regexp.MustCompile(`^(MERGE|SUPERSEDE|KEEP)\b`)
-	idRE     = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
-	arrowRE  = regexp.MustCompile(`\s*(?:=>|->|→)\s*`)
+	idRE         = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
+	arrowRE      = regexp.MustCompile(`\s*(?:=>|->|→)\s*`)
 )
 
 // ParseReview reads a review-memories reply: lines "MERGE id,id => text",
