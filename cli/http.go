@@ -66,11 +66,12 @@ type httpOptions struct {
 }
 
 // httpServerFactory returns the MCP server for a store name ("" is the
-// default store). The handler calls it lazily, at most once per store at a
-// time, and caches the result; an error is not cached (the next request
-// retries) and is answered with 500. ctx is the one given to newHTTPHandler,
-// not a request's. Closing what the factory opened is the caller's job, after
-// runHTTP returns.
+// default store). The handler calls it lazily on a store's first request and
+// caches the result; an error is not cached (the next request retries) and is
+// answered with 500. Calls for one store are serialised, calls for different
+// stores may run concurrently. ctx is the one given to newHTTPHandler or
+// runHTTP, not a request's. Closing what the factory opened is the caller's
+// job, after runHTTP returns.
 type httpServerFactory func(ctx context.Context, store string) (*server.MCPServer, error)
 
 // httpCheckBind refuses to serve on a non-loopback address when no token is
@@ -521,6 +522,8 @@ func (h *httpMux) storeTransport(store string) (*httpTransport, error) {
 // admits configured names on non-loopback binds). CORS is ours too.
 func (h *httpMux) newTransport(s *server.MCPServer) *httpTransport {
 	if h.transport == "sse" {
+		// mcp-go answers /sse with Access-Control-Allow-Origin: *; only
+		// requests whose Origin passed the check above get that far.
 		sse := server.NewSSEServer(s,
 			server.WithSSEEndpoint("/sse"),
 			server.WithMessageEndpoint("/message"), // announced to the client as "/message?sessionId=..."
