@@ -71,11 +71,13 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	a := &app{ctx: ctx, getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
 
 	name := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
-	}
-	if name == "-h" || name == "--help" {
-		name = "help"
+	if len(args) > 0 {
+		switch {
+		case args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
+			name, args = "help", args[1:]
+		case !strings.HasPrefix(args[0], "-"):
+			name, args = args[0], args[1:]
+		}
 	}
 	var cmd *command
 	for _, c := range commands() {
@@ -171,10 +173,7 @@ func (a *app) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nGlobal flags (every command):\n")
-	fs := flag.NewFlagSet("global", flag.ContinueOnError)
-	var g globals
-	g.register(fs)
-	printFlags(w, fs, nil)
+	printFlags(w, globalFlags(), nil)
 	fmt.Fprint(w, "\nFlags may come before or after the positional arguments; '--' ends the flags.\nRun 'mneme help COMMAND' for a command's flags.\n")
 }
 
@@ -185,11 +184,15 @@ func (a *app) commandUsage(fs *flag.FlagSet) {
 			fmt.Fprintf(a.stderr, "Usage: mneme %s %s\n\n%s\n\nFlags:\n", c.name, c.args, c.summary)
 		}
 	}
-	var g globals
-	global := flag.NewFlagSet("global", flag.ContinueOnError)
-	g.register(global)
-	printFlags(a.stderr, fs, global)
+	printFlags(a.stderr, fs, globalFlags())
 	fmt.Fprint(a.stderr, "\nGlobal flags: --json, --store, --db, --now, --timezone, --config, --log-level ('mneme help').\n")
+}
+
+// globalFlags returns a FlagSet with only the global flags, for help.
+func globalFlags() *flag.FlagSet {
+	fs := flag.NewFlagSet("global", flag.ContinueOnError)
+	new(globals).register(fs)
+	return fs
 }
 
 // printFlags lists the flags of fs in the double-dash form mneme's help

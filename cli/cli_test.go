@@ -310,7 +310,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"stats", "--log-level", "loud"}, 2, "log"},
 		{[]string{"stats", "--config", "/nonexistent/mneme.toml"}, 2, "nonexistent"},
 		{[]string{"serve", "--transport", "http"}, 2, "later version"},
-		// TEMP {[]string{"bench"}, 2, "--memories and --queries"},
+		// bench: see bench.go
 		{[]string{"forget", "no-such-id"}, 1, "not found"},
 		{[]string{"help", "frobnicate"}, 2, "unknown command"},
 	}
@@ -356,10 +356,42 @@ func TestVersionAndHelp(t *testing.T) {
 			t.Errorf("help does not list %s", c.name)
 		}
 	}
+	if r := e.ok("--help"); r.stdout != h.stdout {
+		t.Errorf("mneme --help differs from mneme help: %q", r.stdout)
+	}
 	if r := e.ok("help", "remember"); !strings.Contains(r.stdout, "--tag") {
 		t.Errorf("help remember lacks --tag: %q", r.stdout)
 	}
 	if r := e.ok("recall", "--help"); !strings.Contains(r.stderr, "--no-reinforce") {
 		t.Errorf("recall --help lacks --no-reinforce: %q", r.stderr)
+	}
+}
+
+// TestDefaultCommandServes runs plain `mneme` (no command) in-process: it is
+// serve over stdio, and stdout carries only the JSON-RPC responses.
+func TestDefaultCommandServes(t *testing.T) {
+	e := newTestEnv(t)
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), nil, func(k string) string { return e.vars[k] }, in, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 responses, got %d lines:\n%s", len(lines), out.String())
+	}
+	for _, l := range lines {
+		var msg struct {
+			JSONRPC string          `json:"jsonrpc"`
+			Result  json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &msg); err != nil || msg.JSONRPC != "2.0" || msg.Result == nil {
+			t.Errorf("not a JSON-RPC result: %q", l)
+		}
+	}
+	if !strings.Contains(lines[1], `"remember"`) {
+		t.Errorf("tools/list lacks remember: %s", lines[1])
 	}
 }
