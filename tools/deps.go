@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mneme-mcp/mneme/memory"
+	"github.com/mneme-mcp/mneme/ontology"
 )
 
 // Store is the narrow view of the memory store the tools need;
@@ -27,7 +28,16 @@ type Store interface {
 	Forget(ctx context.Context, r memory.ForgetRequest) (memory.ForgetResult, error)
 	History(ctx context.Context, id string) ([]memory.Version, error)
 	Stats(ctx context.Context) (memory.Stats, error)
+
+	Apply(ctx context.Context, ops []memory.Op, dryRun bool) (memory.ApplyResult, error)
+	List(ctx context.Context, f memory.ListFilter) ([]memory.Memory, error)
+	Similar(ctx context.Context, id string, k int, minCosine float64) ([]memory.Suggestion, error)
+	Reinforce(ctx context.Context, ids []string) error
+	LastConsolidated(ctx context.Context, scope string) (time.Time, error)
+	MarkConsolidated(ctx context.Context, scope string, at time.Time) error
 }
+
+var _ Store = (*memory.Store)(nil)
 
 // DefaultBudget is the character budget of a recall reply when Deps.Budget
 // is zero.
@@ -44,6 +54,21 @@ type Deps struct {
 	DefaultScope string           // scope used when a call names none; "" = the store's default
 	Budget       int              // character budget of a recall reply; <= 0 = DefaultBudget
 	Version      string           // server version reported to clients; "" = "dev"
+
+	// Ontology is the tag tree the tools tag with and the ontology tool
+	// shows and extends; nil = the embedded default, read-only.
+	Ontology *ontology.Manager
+	// SamplingTimeout bounds one round of sampling requests to a client on
+	// a protocol before 2026-07-28; <= 0 = DefaultSamplingTimeout.
+	SamplingTimeout time.Duration
+}
+
+// tree returns the current ontology: the manager's, or the default.
+func (d Deps) tree() *ontology.Ontology {
+	if d.Ontology != nil {
+		return d.Ontology.Current()
+	}
+	return ontology.Default()
 }
 
 // withDefaults returns d with its zero fields set to their defaults.

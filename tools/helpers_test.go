@@ -14,6 +14,7 @@ import (
 
 	"github.com/mneme-mcp/mneme/embed"
 	"github.com/mneme-mcp/mneme/memory"
+	"github.com/mneme-mcp/mneme/ontology"
 )
 
 // epoch is the fixed "now" of the tests: Monday 2026-05-11 12:00 UTC.
@@ -63,8 +64,12 @@ func newFixture(t *testing.T) *fixture {
 			t.Errorf("close store: %v", err)
 		}
 	})
+	onto, err := ontology.NewManager(filepath.Join(t.TempDir(), "config"), nil)
+	if err != nil {
+		t.Fatalf("ontology: %v", err)
+	}
 	return &fixture{
-		deps:  Deps{Store: st, Now: clk.Now, Location: time.UTC, Version: "test"},
+		deps:  Deps{Store: st, Now: clk.Now, Location: time.UTC, Version: "test", Ontology: onto},
 		store: st,
 		clock: clk,
 	}

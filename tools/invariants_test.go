@@ -84,9 +84,11 @@ func TestToolInvariants(t *testing.T) {
 // so a change is deliberate.
 func TestHintsAsDecided(t *testing.T) {
 	want := map[string][3]bool{ // readOnly, destructive, idempotent
-		"remember": {false, false, true},
-		"recall":   {true, false, true},
-		"forget":   {false, true, true},
+		"remember":    {false, false, true},
+		"recall":      {true, false, true},
+		"forget":      {false, true, true},
+		"consolidate": {false, true, false},
+		"ontology":    {false, false, false},
 	}
 	for _, st := range All(Deps{}) {
 		w, ok := want[st.Tool.Name]

@@ -35,19 +35,26 @@ func (d Deps) fit(out *RecallOutput, now time.Time, offset int, more bool) strin
 	var truncated []string
 	dropped := false
 	for i, m := range out.Memories {
-		content, cutShort := cut(m.Content, share)
-		line := hitLine(offset+i+1, m, content, d, now)
+		shown, cutShort := cutMemory(m, share)
+		line := hitLine(offset+i+1, shown, shown.Content, d, now) + detailLines(shown)
 		if used+chars(line) > room {
 			if i > 0 {
 				dropped = true
 				break
 			}
-			left := room - used - (chars(line) - chars(oneLine(content)))
-			content, cutShort = cut(m.Content, max(left, minFirst))
-			line = hitLine(offset+i+1, m, content, d, now)
+			// The first memory is shown anyway: its parts at their shortest,
+			// its content in whatever room is left.
+			var partsCut, contentCut bool
+			shown, partsCut = cutMemory(m, minFirst)
+			shown.Content = m.Content
+			rest := chars(hitLine(offset+i+1, shown, "", d, now) + detailLines(shown))
+			shown.Content, contentCut = cut(m.Content, max(room-used-rest, minFirst))
+			cutShort = partsCut || contentCut
+			line = hitLine(offset+i+1, shown, shown.Content, d, now) + detailLines(shown)
 		}
+		m = shown
 		if cutShort {
-			m.Content, m.Truncated = content, true
+			m.Truncated = true
 			truncated = append(truncated, m.ID)
 		}
 		b.WriteString(line)
@@ -87,6 +94,43 @@ func hitLine(n int, m RecalledMemory, content string, d Deps, now time.Time) str
 	return b.String()
 }
 
+// detailLines are a fact's triple or an episode's parts, one indented line
+// each:
+//
+//	fact: user — lives in — Berlin (since the move in 2025)
+//	observation: ...
+//	thoughts: ...
+func detailLines(m RecalledMemory) string {
+	var b strings.Builder
+	if m.Subject != "" || m.Predicate != "" || m.Object != "" {
+		fmt.Fprintf(&b, "   fact: %s — %s — %s", oneLine(m.Subject), oneLine(m.Predicate), oneLine(m.Object))
+		if m.Context != "" {
+			fmt.Fprintf(&b, " (%s)", oneLine(m.Context))
+		}
+		b.WriteByte('\n')
+	}
+	for _, f := range []struct{ name, v string }{
+		{"observation", m.Observation}, {"thoughts", m.Thoughts}, {"action", m.Action}, {"result", m.Result},
+	} {
+		if strings.TrimSpace(f.v) != "" {
+			fmt.Fprintf(&b, "   %s: %s\n", f.name, oneLine(f.v))
+		}
+	}
+	return b.String()
+}
+
+// cutMemory cuts the content and every fact or episode part of m to at most
+// n characters and reports whether anything was cut.
+func cutMemory(m RecalledMemory, n int) (RecalledMemory, bool) {
+	cutAny := false
+	for _, f := range []*string{&m.Content, &m.Subject, &m.Predicate, &m.Object, &m.Context, &m.Observation, &m.Thoughts, &m.Action, &m.Result} {
+		var c bool
+		*f, c = cut(*f, n)
+		cutAny = cutAny || c
+	}
+	return m, cutAny
+}
+
 // windowLine says which time window a recall applied, or "" when none.
 func windowLine(w *WindowOut) string {
 	if w == nil {
@@ -120,9 +164,7 @@ func (d Deps) fetchText(out RecallOutput) string {
 	var b strings.Builder
 	for i, m := range out.Memories {
 		b.WriteString(hitLine(i+1, m, m.Content, d, now))
-		if m.Kind == "fact" && m.Subject != "" {
-			fmt.Fprintf(&b, "   fact: %s | %s | %s\n", m.Subject, m.Predicate, m.Object)
-		}
+		b.WriteString(detailLines(m))
 		if m.SupersededBy != "" {
 			fmt.Fprintf(&b, "   superseded by %s\n", m.SupersededBy)
 		}

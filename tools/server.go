@@ -14,6 +14,8 @@ func All(d Deps) []server.ServerTool {
 		Remember,
 		Recall,
 		Forget,
+		Consolidate,
+		Ontology,
 	}
 	tools := make([]server.ServerTool, 0, len(constructors))
 	for _, c := range constructors {

@@ -73,7 +73,7 @@ func TestServerInitialize(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "forget,recall,remember" {
+	if strings.Join(names, ",") != "consolidate,forget,ontology,recall,remember" {
 		t.Errorf("tools = %v", names)
 	}
 }
