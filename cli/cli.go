@@ -43,6 +43,8 @@ func commands() []command {
 		{"remember", "TEXT [--tag T]... [--time RFC3339] [--kind K] [--scope S] [--subject S --predicate P --object O] [--thread T]", "store a memory", runRemember},
 		{"recall", "QUERY [--limit N] [--scope S]... [--when EXPR] [--tag T]... [--include-archived] [--no-reinforce]", "find memories", runRecall},
 		{"forget", "ID... [--purge] [--dry-run]", "archive memories (or delete them for good with --purge)", runForget},
+		{"export", "[--scope S] [-o FILE]", "write every memory (archived ones and history too) as JSON Lines", runExport},
+		{"import", "FILE [--scope S]", "read a mneme export or a memory.json of the reference memory server", runImport},
 		{"stats", "", "summarise the store", runStats},
 		{"reembed", "", "recompute every vector with the configured embedder", runReembed},
 		{"version", "", "print the version", runVersion},
