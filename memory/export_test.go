@@ -252,8 +252,8 @@ func TestImportDedupsSameTextUnderOtherID(t *testing.T) {
 	}
 }
 
-// TestExportLinesAreBounded checks that no export line needs more than
-// Import reads.
+// TestExportReadsBack checks that every line of an export parses as an
+// import line.
 func TestExportReadsBack(t *testing.T) {
 	s, c, _ := opsStore(t)
 	seedVaried(t, s, c)

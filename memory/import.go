@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,10 +71,13 @@ var (
 //
 // Memories are re-embedded with the configured model. A bad line (not
 // JSON, unknown type, invalid memory) is reported in ImportReport.Errors
-// with its line number and skipped; the rest is imported. Each line is
-// written in a transaction of its own, so a crash leaves no line half
-// written. Import returns an error (with the report so far) only when
-// reading, embedding or the store fails. It is safe for concurrent use.
+// with its line number and skipped; the rest is imported. Lines are
+// written in batches of up to 200 per transaction, each line inside a
+// savepoint of its own, so neither a crash nor a failing line leaves a line
+// half written. Import returns an error (with the report of the batches
+// committed so far) only when reading, embedding or the store fails;
+// importing the file again then completes it. It is safe for concurrent
+// use.
 func (s *Store) Import(ctx context.Context, r io.Reader, scope string) (ImportReport, error) {
 	done, err := s.enter()
 	defer done()
@@ -87,29 +91,39 @@ func (s *Store) Import(ctx context.Context, r io.Reader, scope string) (ImportRe
 	if scope = strings.TrimSpace(scope); scope == "" {
 		scope = s.opts.DefaultScope
 	}
+	defer func() { slices.SortStableFunc(rep.Errors, func(a, b LineError) int { return a.Line - b.Line }) }()
 	br := bufio.NewReaderSize(r, 64<<10)
+	var batch []importJob
 	for no := 1; ; no++ {
 		line, rerr := readLine(br)
-		if rerr != nil && !errors.Is(rerr, io.EOF) && !errors.Is(rerr, errLineTooLong) {
-			return rep, fmt.Errorf("import: read line %d: %w", no, rerr)
-		}
-		if errors.Is(rerr, errLineTooLong) {
+		switch {
+		case errors.Is(rerr, errLineTooLong):
 			rep.Lines++
 			rep.Errors = append(rep.Errors, LineError{Line: no, Err: rerr.Error()})
 			continue
+		case rerr != nil && !errors.Is(rerr, io.EOF):
+			return rep, fmt.Errorf("import: read line %d: %w", no, rerr)
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			rep.Lines++
 			if err := ctx.Err(); err != nil {
 				return rep, fmt.Errorf("import: %w", err)
 			}
-			lineErr, err := s.importLine(ctx, line, scope, &rep)
-			if err != nil {
+			job, lineErr, err := s.prepareLine(ctx, no, line, scope)
+			switch {
+			case err != nil:
 				return rep, fmt.Errorf("import: line %d: %w", no, err)
-			}
-			if lineErr != nil {
+			case lineErr != nil:
 				rep.Errors = append(rep.Errors, LineError{Line: no, Err: lineErr.Error()})
+			case job.mem != nil || job.graph != nil:
+				batch = append(batch, job)
 			}
+		}
+		if len(batch) == importBatch || errors.Is(rerr, io.EOF) && len(batch) > 0 {
+			if err := s.writeBatch(ctx, batch, &rep); err != nil {
+				return rep, fmt.Errorf("import: lines %d to %d: %w", batch[0].line, batch[len(batch)-1].line, err)
+			}
+			batch = batch[:0]
 		}
 		if errors.Is(rerr, io.EOF) {
 			return rep, nil
@@ -306,25 +320,127 @@ func checkHistory(id string, hist []Version) ([]Version, error) {
 	return out, nil
 }
 
-// importLine imports one line. lineErr is a problem of the line (reported,
-// the import goes on); err is a failure of the store or the embedder.
-func (s *Store) importLine(ctx context.Context, line []byte, scope string, rep *ImportReport) (lineErr, err error) {
+// importBatch is how many lines Import writes per transaction; each line
+// is a savepoint of its own inside it.
+const importBatch = 200
+
+// importJob is one line ready to be written: what it holds, looked at and
+// embedded outside the write transaction.
+type importJob struct {
+	line    int
+	mem     *importItem
+	graph   *importGraphItem
+	skipped int
+}
+
+// importItem is a memory of a mneme export with what a first look at the
+// store decided: whether it needs a vector (then vec holds it).
+type importItem struct {
+	m       Memory
+	hist    []Version
+	needVec bool
+	vec     []float32
+}
+
+// importGraphItem is the memories of one memory.json line; need[i] says
+// whether ms[i] was new at the first look (then vecs[i] holds its vector).
+type importGraphItem struct {
+	ms   []Memory
+	need []bool
+	vecs [][]float32
+}
+
+// prepareLine parses a line and, outside any transaction, looks at the
+// store and embeds what will probably be written. lineErr is a problem of
+// the line (reported, the import goes on); err a failure of the store or
+// the embedder.
+func (s *Store) prepareLine(ctx context.Context, no int, line []byte, scope string) (job importJob, lineErr, err error) {
 	p, perr := parseLine(line, scope, s.opts.Now())
+	if perr != nil {
+		return job, perr, nil
+	}
+	job.line = no
 	switch {
-	case perr != nil:
-		return perr, nil
 	case p.header:
-		return nil, nil
 	case p.mneme != nil:
-		err = s.importMemory(ctx, *p.mneme, p.history, rep)
+		it := &importItem{m: *p.mneme, hist: p.history}
+		if _, _, it.needVec, err = decideImport(ctx, s.db, it.m); err != nil {
+			return job, nil, err
+		}
+		if it.needVec {
+			// Never hold the write lock during an embedding call.
+			if it.vec, err = s.embed(ctx, it.m.Content); err != nil {
+				return job, nil, err
+			}
+		}
+		job.mem = it
 	default:
-		rep.Skipped += p.skipped
-		err = s.importGraph(ctx, p.graph, rep)
+		job.skipped = p.skipped
+		g := &importGraphItem{ms: p.graph, need: make([]bool, len(p.graph)), vecs: make([][]float32, len(p.graph))}
+		for i, m := range g.ms {
+			dup, err := findDuplicate(ctx, s.db, m.Scope, normalizeText(m.Content))
+			if err != nil {
+				return job, nil, err
+			}
+			if g.need[i] = dup == ""; g.need[i] {
+				if g.vecs[i], err = s.embed(ctx, m.Content); err != nil {
+					return job, nil, err
+				}
+			}
+		}
+		job.graph = g
 	}
-	if errors.Is(err, errChanged) {
-		return err, nil
+	return job, nil, nil
+}
+
+// writeBatch writes prepared lines in one transaction, each line inside a
+// savepoint: a line that meets a store changed since the first look
+// (errChanged) is rolled back alone and reported; any other failure rolls
+// back the batch. The report is updated only after the commit.
+func (s *Store) writeBatch(ctx context.Context, jobs []importJob, rep *ImportReport) error {
+	var delta ImportReport
+	_, err := s.change(ctx, func(w *wtx) error {
+		delta = ImportReport{}
+		for _, j := range jobs {
+			revBefore := w.rev
+			if _, err := w.ExecContext(ctx, `SAVEPOINT import_line`); err != nil {
+				return err
+			}
+			var d ImportReport
+			var err error
+			if j.mem != nil {
+				err = s.writeImported(w, j.mem, &d)
+			} else {
+				d.Skipped = j.skipped
+				err = s.writeGraph(w, j.graph, &d)
+			}
+			if errors.Is(err, errChanged) {
+				if _, err := w.ExecContext(ctx, `ROLLBACK TO import_line`); err != nil {
+					return err
+				}
+				w.rev = revBefore // a rev bumped inside the savepoint was rolled back with it
+				d = ImportReport{Errors: []LineError{{Line: j.line, Err: errChanged.Error()}}}
+			} else if err != nil {
+				return err
+			}
+			if _, err := w.ExecContext(ctx, `RELEASE import_line`); err != nil {
+				return err
+			}
+			delta.Imported += d.Imported
+			delta.Unchanged += d.Unchanged
+			delta.Skipped += d.Skipped
+			delta.Errors = append(delta.Errors, d.Errors...)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return nil, err
+	rep.Imported += delta.Imported
+	rep.Unchanged += delta.Unchanged
+	rep.Skipped += delta.Skipped
+	rep.Errors = append(rep.Errors, delta.Errors...)
+	return nil
 }
 
 // importAction is what importing a mneme memory does.
@@ -366,73 +482,50 @@ func decideImport(ctx context.Context, q querier, m Memory) (importAction, Memor
 	return importSkip, cur, false, nil
 }
 
-// importMemory imports one memory of a mneme export in one transaction.
-func (s *Store) importMemory(ctx context.Context, m Memory, hist []Version, rep *ImportReport) error {
-	now := s.opts.Now()
-	act, _, needVec, err := decideImport(ctx, s.db, m)
-	if err != nil {
+// writeImported writes one memory of a mneme export inside w.
+func (s *Store) writeImported(w *wtx, it *importItem, d *ImportReport) error {
+	ctx, m := w.ctx, it.m
+	act, cur, need, err := decideImport(ctx, w, m)
+	switch {
+	case err != nil:
 		return err
-	}
-	var vec []float32
-	if needVec {
-		// Never hold the write lock during an embedding call.
-		if vec, err = s.embed(ctx, m.Content); err != nil {
-			return err
-		}
-	}
-	_, err = s.change(ctx, func(w *wtx) error {
-		var cur Memory
-		var need bool
-		var err error
-		if act, cur, need, err = decideImport(ctx, w, m); err != nil {
-			return err
-		}
-		if need && !needVec {
-			return errChanged
-		}
-		if act == importUnchanged || act == importSkip {
-			return nil
-		}
-		rev, err := w.bump()
-		if err != nil {
-			return err
-		}
-		if act == importReplace {
-			if err := addHistory(ctx, w, cur, "import", now); err != nil {
-				return err
-			}
-		}
-		if err := writeMemory(ctx, w, m, rev, act == importInsert); err != nil {
-			return err
-		}
-		if need {
-			if err := putVector(ctx, w, m.ID, s.opts.ModelID, vec); err != nil {
-				return err
-			}
-		}
-		if act == importInsert {
-			// A purged memory comes back: its tombstone must not drop it again.
-			if _, err := w.ExecContext(ctx, `DELETE FROM tombstones WHERE id = ?`, m.ID); err != nil {
-				return err
-			}
-			if err := insertHistory(ctx, w, hist); err != nil {
-				return err
-			}
-		}
-		w.touch(m.ID)
+	case need && !it.needVec:
+		return errChanged
+	case act == importUnchanged:
+		d.Unchanged++
 		return nil
-	})
+	case act == importSkip:
+		d.Skipped++
+		return nil
+	}
+	rev, err := w.bump()
 	if err != nil {
 		return err
 	}
-	switch act {
-	case importInsert, importReplace:
-		rep.Imported++
-	case importUnchanged:
-		rep.Unchanged++
-	default:
-		rep.Skipped++
+	if act == importReplace {
+		if err := addHistory(ctx, w, cur, "import", s.opts.Now()); err != nil {
+			return err
+		}
 	}
+	if err := writeMemory(ctx, w, m, rev, act == importInsert); err != nil {
+		return err
+	}
+	if need {
+		if err := putVector(ctx, w, m.ID, s.opts.ModelID, it.vec); err != nil {
+			return err
+		}
+	}
+	if act == importInsert {
+		// A purged memory comes back: its tombstone must not drop it again.
+		if _, err := w.ExecContext(ctx, `DELETE FROM tombstones WHERE id = ?`, m.ID); err != nil {
+			return err
+		}
+		if err := insertHistory(ctx, w, it.hist); err != nil {
+			return err
+		}
+	}
+	w.touch(m.ID)
+	d.Imported++
 	return nil
 }
 
@@ -451,56 +544,33 @@ func insertHistory(ctx context.Context, q querier, hist []Version) error {
 	return nil
 }
 
-// importGraph stores the memories of one memory.json line in one
-// transaction, leaving out those whose text the scope already holds.
-func (s *Store) importGraph(ctx context.Context, ms []Memory, rep *ImportReport) error {
-	vecs := make([][]float32, len(ms))
-	need := make([]bool, len(ms))
-	for i, m := range ms {
-		dup, err := findDuplicate(ctx, s.db, m.Scope, normalizeText(m.Content))
+// writeGraph writes the memories of one memory.json line inside w, leaving
+// out those whose text the scope already holds.
+func (s *Store) writeGraph(w *wtx, g *importGraphItem, d *ImportReport) error {
+	for i, m := range g.ms {
+		dup, err := findDuplicate(w.ctx, w, m.Scope, normalizeText(m.Content))
 		if err != nil {
 			return err
 		}
-		if dup == "" {
-			need[i] = true
-			if vecs[i], err = s.embed(ctx, m.Content); err != nil {
-				return err
-			}
+		if dup != "" {
+			d.Unchanged++
+			continue
 		}
-	}
-	var imported, unchanged int
-	_, err := s.change(ctx, func(w *wtx) error {
-		for i, m := range ms {
-			dup, err := findDuplicate(ctx, w, m.Scope, normalizeText(m.Content))
-			if err != nil {
-				return err
-			}
-			if dup != "" {
-				unchanged++
-				continue
-			}
-			if !need[i] {
-				return errChanged
-			}
-			rev, err := w.bump()
-			if err != nil {
-				return err
-			}
-			if err := writeMemory(ctx, w, m, rev, true); err != nil {
-				return err
-			}
-			if err := putVector(ctx, w, m.ID, s.opts.ModelID, vecs[i]); err != nil {
-				return err
-			}
-			w.touch(m.ID)
-			imported++
+		if !g.need[i] {
+			return errChanged
 		}
-		return nil
-	})
-	if err != nil {
-		return err
+		rev, err := w.bump()
+		if err != nil {
+			return err
+		}
+		if err := writeMemory(w.ctx, w, m, rev, true); err != nil {
+			return err
+		}
+		if err := putVector(w.ctx, w, m.ID, s.opts.ModelID, g.vecs[i]); err != nil {
+			return err
+		}
+		w.touch(m.ID)
+		d.Imported++
 	}
-	rep.Imported += imported
-	rep.Unchanged += unchanged
 	return nil
 }

@@ -469,3 +469,29 @@ func TestApplyRollsBackPartialWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestApplySupersedeByExisting: a supersede whose draft has the text of
+// another active memory makes that memory the successor (reinforced)
+// instead of storing a copy; the consolidate tool relies on it.
+func TestApplySupersedeByExisting(t *testing.T) {
+	s, clock, _ := opsStore(t)
+	old := opsRemember(t, s, Draft{Content: "The standup is at 9:30"})
+	clock.add(time.Hour)
+	newer := opsRemember(t, s, Draft{Content: "The standup is at 10:00 now"})
+	op := Op{Op: OpSupersede, IDs: []string{old.ID}, Draft: Draft{Content: newer.Content, Time: newer.Time}, Reason: "newer"}
+	dry := mustApply(t, s, []Op{op}, true)
+	if r := dry.Results[0]; !r.Duplicate || r.Memory.ID != newer.ID {
+		t.Fatalf("dry run %+v", r)
+	}
+	res := mustApply(t, s, []Op{op}, false)
+	r := res.Results[0]
+	if !r.Duplicate || r.Memory.ID != newer.ID || r.Memory.RecallCount != 1 || !slices.Equal(r.Affected, []string{old.ID}) {
+		t.Fatalf("result %+v", r)
+	}
+	if o := getMem(t, s, old.ID); !o.IsArchived() || o.SupersededBy != newer.ID {
+		t.Fatalf("old %+v", o)
+	}
+	if st, _ := s.Stats(context.Background()); st.Memories != 1 || st.Archived != 1 {
+		t.Fatalf("stats %+v: a copy was stored", st)
+	}
+}
