@@ -14,8 +14,9 @@ import (
 // RecallInput is the input of the recall tool.
 type RecallInput struct {
 	Query           string   `json:"query,omitempty" jsonschema:"what to look for, in words; it may contain a time expression like last week"`
+	Message         string   `json:"message,omitempty" jsonschema:"instead of query: the user's message as they wrote it; mneme decides whether memory is needed, picks tags and time, and leaves out memories unlikely to be relevant (the reply may be that nothing relevant is remembered)"`
 	When            string   `json:"when,omitempty" jsonschema:"when the memories happened, as words: yesterday or last week or in April or on May 4th or our first conversation"`
-	Tags            []string `json:"tags,omitempty" jsonschema:"only memories with these tags (up to 3 lowercase words)"`
+	Tags            []string `json:"tags,omitempty" jsonschema:"prefer memories with these tags (up to 3 from the ontology tool); with nothing else to look for, only memories with them. Without tags, tags are chosen from the words"`
 	From            string   `json:"from,omitempty" jsonschema:"only memories that happened at or after this time: RFC 3339 or a date like 2026-05-01 or words like last Monday; overrides when"`
 	To              string   `json:"to,omitempty" jsonschema:"only memories that happened up to this time: RFC 3339 or a date (that whole day included) or words like yesterday; overrides when"`
 	Scope           string   `json:"scope,omitempty" jsonschema:"search this scope instead of the server's default"`
@@ -24,7 +25,7 @@ type RecallInput struct {
 	IDs             []string `json:"ids,omitempty" jsonschema:"fetch these memories whole by id instead of searching (other arguments except history are ignored)"`
 	IncludeArchived bool     `json:"include_archived,omitempty" jsonschema:"also search forgotten and superseded memories"`
 	Reinforce       *bool    `json:"reinforce,omitempty" jsonschema:"count this recall toward the memories' strength (default true); false to only look"`
-	MinProbability  float64  `json:"min_probability,omitempty" jsonschema:"drop memories whose recall probability is below this (0 to 1)"`
+	MinProbability  float64  `json:"min_probability,omitempty" jsonschema:"drop memories whose recall probability is below this (0 to 1); with message the default is 0.44"`
 	History         bool     `json:"history,omitempty" jsonschema:"with ids: include each memory's earlier versions and the facts it superseded"`
 }
 
@@ -34,6 +35,7 @@ type RecallOutput struct {
 	Window     *WindowOut       `json:"window" jsonschema:"the time window applied, null when none"`
 	More       bool             `json:"more" jsonschema:"more memories match than were returned"`
 	NextOffset int              `json:"next_offset,omitempty" jsonschema:"the offset of the next page when more is true"`
+	Decisions  *RecallDecisions `json:"decisions,omitempty" jsonschema:"with message: what mneme decided on the way"`
 }
 
 // RecalledMemory is one memory in a recall result.
@@ -89,7 +91,7 @@ type VersionOut struct {
 
 // recallDescription tells the model when and how to call recall.
 const recallDescription = `Search long-term memory. Call it before answering anything that may depend on the user's past, preferences, plans or earlier conversations, and at the start of a conversation about a known topic.
-Give a query in words; add when ("last week", "in April", "our first conversation") or from/to for time questions, tags to narrow by topic.
+Give a query in words; add when ("last week", "in April", "our first conversation") or from/to for time questions, and tags from the ontology tool to favour a topic. Or pass the user's message as message: mneme then decides whether memory is needed and drops memories unlikely to be relevant.
 Returns the best memories first as a compact list within a size budget: long memories are cut (truncated, ending with …) and later ones dropped; page with offset, or fetch memories whole with ids (and history to see their earlier versions).`
 
 // Recall returns the recall tool and its handler.
@@ -112,16 +114,23 @@ func Recall(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, _ mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, error) {
+	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, error) {
 		var (
-			out  RecallOutput
-			text string
-			err  error
+			out     RecallOutput
+			text    string
+			err     error
+			pending *mcp.CallToolResult
 		)
-		if len(in.IDs) > 0 {
+		switch {
+		case len(in.IDs) > 0:
 			out, text, err = d.fetch(ctx, in)
-		} else {
+		case strings.TrimSpace(in.Message) != "":
+			out, text, pending, err = d.recallMessage(ctx, req, in)
+		default:
 			out, text, err = d.search(ctx, in)
+		}
+		if pending != nil {
+			return pending, nil
 		}
 		if err != nil {
 			return d.failure("recall", err)
@@ -173,25 +182,54 @@ func (d Deps) search(ctx context.Context, in RecallInput) (RecallOutput, string,
 	if err != nil {
 		return RecallOutput{}, "", err
 	}
+	reinforce := q.Reinforce
+	q.Reinforce = false // only what the reply shows is reinforced, below
 	res, err := d.Store.Recall(ctx, q)
 	if err != nil {
 		return RecallOutput{}, "", err
 	}
+	out, text := d.show(res.Hits, res.Window, q.Offset, res.More)
+	if reinforce {
+		if err := d.reinforceShown(ctx, out); err != nil {
+			return RecallOutput{}, "", err
+		}
+	}
+	return out, text, nil
+}
+
+// show converts ranked hits for output and fits them into the budget.
+func (d Deps) show(hits []memory.Hit, w *memory.Window, offset int, more bool) (RecallOutput, string) {
 	now := d.Now()
-	out := RecallOutput{Memories: make([]RecalledMemory, 0, len(res.Hits)), Window: d.windowOut(res.Window)}
-	for _, h := range res.Hits {
+	out := RecallOutput{Memories: make([]RecalledMemory, 0, len(hits)), Window: d.windowOut(w)}
+	for _, h := range hits {
 		r := d.recalled(h.Memory, now)
 		r.Score = &ScoreOut{Relevance: round3(h.Score.Relevance), Probability: round3(h.Score.Probability), Tags: round3(h.Score.Tags)}
 		out.Memories = append(out.Memories, r)
 	}
-	text := d.fit(&out, now, q.Offset, res.More)
-	return out, text, nil
+	text := d.fit(&out, now, offset, more)
+	return out, text
+}
+
+// reinforceShown records a recall of the memories the reply shows (not
+// those the budget left out).
+func (d Deps) reinforceShown(ctx context.Context, out RecallOutput) error {
+	if len(out.Memories) == 0 {
+		return nil
+	}
+	ids := make([]string, len(out.Memories))
+	for i, m := range out.Memories {
+		ids[i] = m.ID
+	}
+	return d.Store.Reinforce(ctx, ids)
 }
 
 // query validates the search arguments and builds the store query.
 func (d Deps) query(in RecallInput) (memory.Query, error) {
 	if in.History {
 		return memory.Query{}, invalidf("history needs ids: recall first, then call again with ids and history")
+	}
+	if strings.TrimSpace(in.Query) != "" && strings.TrimSpace(in.Message) != "" {
+		return memory.Query{}, invalidf("give either query (your search words) or message (the user's message as written), not both")
 	}
 	if strings.TrimSpace(in.Query) == "" && len(in.Tags) == 0 && strings.TrimSpace(in.When) == "" && in.From == "" && in.To == "" {
 		return memory.Query{}, invalidf("recall needs something to look for: a query, ids, tags, or a time (when, from, to)")
@@ -212,6 +250,11 @@ func (d Deps) query(in RecallInput) (memory.Query, error) {
 	tags, err := checkTags(in.Tags)
 	if err != nil {
 		return memory.Query{}, err
+	}
+	if len(tags) == 0 && strings.TrimSpace(in.Query) != "" {
+		// A soft boost only: the store ranks memories carrying them higher
+		// but still finds those without.
+		tags = d.tree().Tag(in.Query, 0)
 	}
 	var from, to time.Time
 	if in.From != "" {

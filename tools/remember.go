@@ -16,7 +16,7 @@ import (
 type RememberInput struct {
 	Content string   `json:"content" jsonschema:"the memory: one short self-contained statement that names its subject and uses absolute dates (not tomorrow or last week)"`
 	Kind    string   `json:"kind,omitempty" jsonschema:"thought (default) for a free note; fact for an attribute that can change (give subject and predicate and object); episode for something that happened (observation and thoughts and action and result),enum=thought,enum=fact,enum=episode"`
-	Tags    []string `json:"tags,omitempty" jsonschema:"up to 3 tags, each one lowercase word like travel or work"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"up to 3 tags from the ontology (the ontology tool lists and searches them), each one lowercase word like travel or work; without tags they are chosen from the words"`
 	Time    string   `json:"time,omitempty" jsonschema:"when it happened or will happen: RFC 3339 like 2026-05-08T14:30:00+02:00 or a date like 2026-05-08 (words like yesterday also work); default now"`
 	Scope   string   `json:"scope,omitempty" jsonschema:"where the memory belongs, like personal or a project name; default the server's scope"`
 
@@ -47,6 +47,7 @@ type RememberOutput struct {
 const rememberDescription = `Store a memory that should outlast this conversation: a durable fact, preference, plan, decision or event about the user or their work (not chit-chat).
 One fact per call, short and self-contained: name the subject and use absolute dates.
 Use kind "fact" with subject, predicate and object for an attribute that can change (subject "user", predicate "lives in", object "Berlin"): a newer fact with the same subject and predicate supersedes the older one, which is archived and kept as history.
+Pass up to 3 tags from the ontology (see the ontology tool); without them mneme picks tags from the words.
 Storing something that is already remembered reinforces the existing memory instead of adding a copy. Pass id to correct an existing memory.
 Returns the stored memory with its id.`
 
@@ -107,6 +108,11 @@ func (d Deps) draft(in RememberInput) (memory.Draft, error) {
 		if at, err = d.parseTime("time", in.Time, atStart); err != nil {
 			return memory.Draft{}, err
 		}
+	}
+	if len(tags) == 0 && strings.TrimSpace(in.ID) == "" {
+		// The deterministic tagger, so every memory has ontology tags to be
+		// found by; an update keeps the memory's own tags.
+		tags = d.tree().Tag(strings.Join([]string{in.Content, in.Subject, in.Predicate, in.Object}, " "), memory.MaxTags)
 	}
 	return memory.Draft{
 		ID:      strings.TrimSpace(in.ID),

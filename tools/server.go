@@ -25,7 +25,7 @@ func All(d Deps) []server.ServerTool {
 	return tools
 }
 
-// NewServer builds the MCP server: tools, resources and instructions, with
+// NewServer builds the MCP server: tools, resources, prompts and instructions, with
 // panic recovery and input validation on. It starts no transport; the
 // caller serves it over stdio or HTTP.
 func NewServer(d Deps) *server.MCPServer {
@@ -40,6 +40,7 @@ func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
 		server.WithInputSchemaValidation(),
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
 		server.WithLogging(),
 		server.WithInstructions(prompts.Instructions()),
 	}, extra...)
@@ -47,5 +48,6 @@ func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
 	s.AddTools(All(d)...)
 	s.AddResources(StatsResource(d))
 	s.AddResourceTemplates(MemoryResource(d))
+	s.AddPrompts(Prompts(d)...)
 	return s
 }
