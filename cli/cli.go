@@ -47,6 +47,7 @@ func commands() []command {
 		{"import", "FILE [--scope S]", "read a mneme export or a memory.json of the reference memory server", runImport},
 		{"stats", "", "summarise the store", runStats},
 		{"reembed", "", "recompute every vector with the configured embedder", runReembed},
+		{"bench", "--memories FILE --queries FILE [--k 1,5,10] [--scopes a,b]", "measure recall quality on a dataset in a temporary store", runBench},
 		{"version", "", "print the version", runVersion},
 		{"help", "[COMMAND]", "show help", runHelp},
 	}

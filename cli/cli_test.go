@@ -310,7 +310,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"stats", "--log-level", "loud"}, 2, "log"},
 		{[]string{"stats", "--config", "/nonexistent/mneme.toml"}, 2, "nonexistent"},
 		{[]string{"serve", "--transport", "http"}, 2, "later version"},
-		// bench: see bench.go
+		{[]string{"bench"}, 2, "--memories and --queries"},
 		{[]string{"forget", "no-such-id"}, 1, "not found"},
 		{[]string{"help", "frobnicate"}, 2, "unknown command"},
 	}
@@ -393,5 +393,43 @@ func TestDefaultCommandServes(t *testing.T) {
 	}
 	if !strings.Contains(lines[1], `"remember"`) {
 		t.Errorf("tools/list lacks remember: %s", lines[1])
+	}
+}
+
+func TestBench(t *testing.T) {
+	e := newTestEnv(t)
+	dir := t.TempDir()
+	mem := filepath.Join(dir, "memories.jsonl")
+	qs := filepath.Join(dir, "queries.jsonl")
+	os.WriteFile(mem, []byte(strings.Join([]string{
+		`{"id": "c1/1", "scope": "c1", "thread": "c1/s1", "time": "2023-05-08T13:56:00Z", "text": "Anna: I adopted a grey cat called Miso"}`,
+		`{"id": "c1/2", "scope": "c1", "thread": "c1/s1", "time": "2023-05-08T13:57:00Z", "text": "Ben: I am training for the Berlin marathon"}`,
+		`{"id": "c2/1", "scope": "c2", "thread": "c2/s1", "time": "2023-06-01T10:00:00Z", "text": "Cleo: my sister lives in Lisbon"}`,
+	}, "\n")+"\n"), 0o600)
+	os.WriteFile(qs, []byte(strings.Join([]string{
+		`{"id": "q1", "scope": "c1", "query": "What is the name of Anna's cat?", "now": "2023-06-01T09:00:00Z", "evidence": ["c1/1"], "category": "single-hop"}`,
+		`{"id": "q2", "scope": "c2", "query": "Where does Cleo's sister live?", "now": "2023-07-01T09:00:00Z", "evidence": ["c2/1"], "category": "single-hop"}`,
+	}, "\n")+"\n"), 0o600)
+
+	r := e.ok("bench", "--memories", mem, "--queries", qs, "--k", "1,2", "--json")
+	var rep struct {
+		All map[string]float64 `json:"all"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("bench --json: %v\n%s", err, r.stdout)
+	}
+	if rep.All["n"] != 2 || rep.All["recall@1"] != 1 || rep.All["hit@2"] != 1 {
+		t.Errorf("bench: %v, want 2 questions all answered at 1", rep.All)
+	}
+	if _, err := os.Stat(filepath.Join(e.vars["XDG_DATA_HOME"], "mneme", "default.db")); err == nil {
+		t.Error("bench wrote into the configured store")
+	}
+
+	r = e.ok("bench", "--memories", mem, "--queries", qs, "--scopes", "c2")
+	if !strings.Contains(r.stdout, "R@1") || !strings.Contains(r.stdout, "all") {
+		t.Errorf("bench table: %q", r.stdout)
+	}
+	if r := e.run("bench", "--memories", mem, "--queries", qs, "--k", "0"); r.code != 2 {
+		t.Errorf("--k 0: exit %d, want 2", r.code)
 	}
 }
