@@ -1,10 +1,15 @@
 package tools
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mneme-mcp/mneme/memory"
 )
@@ -196,5 +201,42 @@ func TestConsolidateReplaySafe(t *testing.T) {
 		if !a.Duplicate {
 			t.Errorf("second call stored %+v anew", a)
 		}
+	}
+}
+
+func TestConsolidateReportsProgress(t *testing.T) {
+	f := newFixture(t)
+	h := &scripted{rules: []rule{say("<transcript>", "User moved to Lisbon;2026-05-10 09:00;moving"), reviewRule(nil)}}
+	c := f.connectSampling(t, legacyClient, h)
+	var mu sync.Mutex
+	var steps []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) {
+			mu.Lock()
+			steps = append(steps, fmt.Sprint(n.Params.AdditionalFields["message"]))
+			mu.Unlock()
+		}
+	})
+	var req mcp.CallToolRequest
+	req.Params.Name = "consolidate"
+	req.Params.Arguments = map[string]any{"transcript": lisbon}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "p1"}
+	if _, err := c.CallTool(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		mu.Lock()
+		n := len(steps)
+		mu.Unlock()
+		if n >= 5 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(steps) < 5 || steps[0] != "extracting key events" || steps[len(steps)-1] != "done" {
+		t.Errorf("progress = %q", steps)
 	}
 }
