@@ -205,7 +205,7 @@ func (d Deps) suggest(ctx context.Context, c *consolidation, res memory.ApplyRes
 	}
 	checked := 0
 	for _, r := range res.Results {
-		if r.Memory == nil || r.Duplicate || r.Memory.Kind == memory.KindEpisode && !strings.HasPrefix(r.Memory.Content, "user:") {
+		if r.Memory == nil || r.Duplicate || r.Memory.Kind == memory.KindEpisode && !strings.HasPrefix(strings.ToLower(r.Memory.Content), "user:") {
 			continue
 		}
 		if checked == maxSuggested {

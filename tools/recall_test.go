@@ -218,3 +218,21 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestRecallShowsFactsAndEpisodesWhole(t *testing.T) {
+	f := newFixture(t)
+	f.remember(t, map[string]any{"content": "The user lives in Lisbon", "subject": "user", "predicate": "lives in", "object": "Lisbon", "context": "since April 2026"})
+	f.remember(t, map[string]any{"content": "Flat hunt in Lisbon", "observation": "the Alfama flat was damp", "thoughts": "too expensive to heat", "action": "declined the Alfama flat", "result": "kept looking in Lisbon"})
+	_, text := ok[RecallOutput](t, f, "recall", map[string]any{"query": "Lisbon", "limit": 5})
+	for _, want := range []string{
+		"   fact: user — lives in — Lisbon (since April 2026)",
+		"   observation: the Alfama flat was damp",
+		"   thoughts: too expensive to heat",
+		"   action: declined the Alfama flat",
+		"   result: kept looking in Lisbon",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("recall text lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -109,9 +109,19 @@ func detailLines(m RecalledMemory) string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, f := range []struct{ name, v string }{
+	parts := []struct{ name, v string }{
 		{"observation", m.Observation}, {"thoughts", m.Thoughts}, {"action", m.Action}, {"result", m.Result},
-	} {
+	}
+	var derived []string // the content the store derives from the parts
+	for _, f := range parts {
+		if strings.TrimSpace(f.v) != "" {
+			derived = append(derived, strings.TrimSpace(f.v))
+		}
+	}
+	if len(derived) > 0 && strings.Join(derived, "\n") == strings.TrimSpace(m.Content) {
+		return b.String() // the content already is the parts
+	}
+	for _, f := range parts {
 		if strings.TrimSpace(f.v) != "" {
 			fmt.Fprintf(&b, "   %s: %s\n", f.name, oneLine(f.v))
 		}
