@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+
+	"github.com/mneme-mcp/mneme/memory"
 )
 
 // runReembed recomputes every vector of the store with the configured
@@ -15,30 +17,22 @@ func runReembed(a *app, args []string) error {
 	if len(pos) > 0 {
 		return usagef("reembed takes no arguments, got %q", pos)
 	}
-	e, err := a.setup()
-	if err != nil {
-		return err
-	}
-	defer e.close()
-	st, err := a.openStore(e, e.cfg.DBPath(), true)
-	if err != nil {
-		return err
-	}
-	defer st.Close() // nothing to report on close: every write is its own transaction
-	last := -1
-	err = st.Reembed(a.ctx, func(done, total int) {
-		// About every 5% and at the end, so a large store does not flood stderr.
-		if step := max(total/20, 1); done == total || done/step != last {
-			last = done / step
-			fmt.Fprintf(a.stderr, "reembed: %d/%d\n", done, total)
+	return a.withAnyModelStore(func(e *env, st *memory.Store) error {
+		last := -1
+		err := st.Reembed(a.ctx, func(done, total int) {
+			// About every 5% and at the end, so a large store does not flood stderr.
+			if step := max(total/20, 1); done == total || done/step != last {
+				last = done / step
+				fmt.Fprintf(a.stderr, "reembed: %d/%d\n", done, total)
+			}
+		})
+		if err != nil {
+			return storeError("reembed", err)
 		}
+		if a.g.json {
+			return a.printJSON(map[string]string{"store": st.Path(), "model": st.ModelID()})
+		}
+		fmt.Fprintf(a.stdout, "re-embedded %s with %s\n", st.Path(), st.ModelID())
+		return nil
 	})
-	if err != nil {
-		return storeError("reembed", err)
-	}
-	if a.g.json {
-		return a.printJSON(map[string]string{"store": st.Path(), "model": st.ModelID()})
-	}
-	fmt.Fprintf(a.stdout, "re-embedded %s with %s\n", st.Path(), st.ModelID())
-	return nil
 }

@@ -171,13 +171,26 @@ func (a *app) openStore(e *env, path string, allowMismatch bool) (*memory.Store,
 }
 
 // withStore runs fn with the configured store open, closing it afterwards.
+// A store made with another embedding model is refused (ErrModelMismatch).
 func (a *app) withStore(fn func(e *env, st *memory.Store) error) error {
+	return a.withConfiguredStore(false, fn)
+}
+
+// withAnyModelStore is withStore for commands that work whatever model made
+// the store's vectors (reembed, export).
+func (a *app) withAnyModelStore(fn func(e *env, st *memory.Store) error) error {
+	return a.withConfiguredStore(true, fn)
+}
+
+// withConfiguredStore sets up, opens the configured store, runs fn and
+// closes the store, reporting a close error when fn succeeded.
+func (a *app) withConfiguredStore(allowMismatch bool, fn func(e *env, st *memory.Store) error) error {
 	e, err := a.setup()
 	if err != nil {
 		return err
 	}
 	defer e.close()
-	st, err := a.openStore(e, e.cfg.DBPath(), false)
+	st, err := a.openStore(e, e.cfg.DBPath(), allowMismatch)
 	if err != nil {
 		return err
 	}
