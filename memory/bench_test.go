@@ -90,52 +90,81 @@ func benchMemories(b *testing.B, n int) ([]Memory, [][]float32) {
 	return ms, vs
 }
 
+// benchQueries are the shapes of query BenchmarkRecall runs: words alone,
+// words with an exact time expression (a filter), and a pure time question.
+var benchQueries = []struct {
+	name   string
+	suffix string
+	words  bool
+}{
+	{"text", "", true},
+	{"text+window", " in March", true},
+	{"time-only", "what happened in March?", false},
+}
+
 func BenchmarkRecall(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			ms, vs := benchMemories(b, n)
-			e := embed.Builtin(0)
-			st, err := Open(context.Background(), Options{
-				Path:     filepath.Join(b.TempDir(), "bench.db"),
-				ModelID:  e.ModelID,
-				Embed:    e.Func,
-				Location: time.UTC,
-				Now:      func() time.Time { return benchStart.AddDate(1, 0, 0) },
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
-			if err := st.sync(context.Background()); err != nil { // wait for the (empty) load
-				b.Fatal(err)
-			}
-			for i := range ms {
-				st.idx.put(ms[i], vs[i])
-			}
-			g := newBenchGen(7)
-			queries := make([]string, 256)
-			for i := range queries {
-				queries[i] = g.text(3, 6)
-			}
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				res, err := st.Recall(ctx, Query{Text: queries[i%len(queries)], Limit: 10})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(res.Hits) == 0 {
-					b.Fatal("no hits")
-				}
-			}
+			benchRecall(b, n, benchQueries[0].suffix, true)
 		})
+	}
+}
+
+// BenchmarkRecallTime runs the queries with a time window at 100,000 memories.
+func BenchmarkRecallTime(b *testing.B) {
+	for _, q := range benchQueries[1:] {
+		b.Run(fmt.Sprintf("%s/n=100000", q.name), func(b *testing.B) {
+			benchRecall(b, 100000, q.suffix, q.words)
+		})
+	}
+}
+
+func benchRecall(b *testing.B, n int, suffix string, words bool) {
+	ms, vs := benchMemories(b, n)
+	e := embed.Builtin(0)
+	st, err := Open(context.Background(), Options{
+		Path:     filepath.Join(b.TempDir(), "bench.db"),
+		ModelID:  e.ModelID,
+		Embed:    e.Func,
+		Location: time.UTC,
+		Now:      func() time.Time { return benchStart.AddDate(1, 0, 0) },
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.sync(context.Background()); err != nil { // wait for the (empty) load
+		b.Fatal(err)
+	}
+	for i := range ms {
+		st.idx.put(ms[i], vs[i])
+	}
+	g := newBenchGen(7)
+	queries := make([]string, 256)
+	for i := range queries {
+		if words {
+			queries[i] = g.text(3, 6) + suffix
+		} else {
+			queries[i] = suffix
+		}
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		res, err := st.Recall(ctx, Query{Text: queries[i%len(queries)], Limit: 10})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			b.Fatal("no hits")
+		}
 	}
 }
 
 // BenchmarkIndexLoad measures filling an index with n memories and their
 // vectors: the in-memory part of loading a store at Open (reading the rows
-// from SQLite is the store's part).
+// from SQLite is the store's part; BenchmarkOpenAndLoad measures both).
 func BenchmarkIndexLoad(b *testing.B) {
 	for _, n := range []int{10000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {

@@ -36,26 +36,60 @@ type index struct {
 
 // doc is one memory in the index.
 type doc struct {
-	m      Memory
-	vec    []float32 // unit length; nil = none
-	terms  []termFreq
-	length float32
-	scope  *scopeIndex
-	slot   int32
-	prev   int32 // slot of the previous turn of the thread, -1 = none
-	next   int32 // slot of the next turn of the thread, -1 = none
+	m     Memory
+	vec   []float32 // unit length; nil = none
+	terms []termFreq
+	scope *scopeIndex
+	slot  int32
 }
 
-// scopeIndex is the part of the index for one scope.
+// scopeIndex is the part of the index for one scope. Documents live in
+// slots; what the hot loops of a search read per slot (length, time,
+// archived, thread neighbours) is kept in flat slot-indexed slices rather
+// than behind the doc pointers, which keeps those loops in cache.
 type scopeIndex struct {
 	name     string
-	docs     []*doc // by slot; nil = free slot
+	docs     []*doc    // by slot; nil = free slot
+	length   []float32 // lexical length of the slot's doc
+	when     []int64   // its event time, Unix microseconds
+	gone     []bool    // archived (or a free slot)
+	prev     []int32   // slot of the previous turn of its thread, -1 = none
+	next     []int32   // slot of the next turn of its thread, -1 = none
 	free     []int32
 	post     map[string][]posting
 	live     int     // documents in the lexical index
 	totalLen float64 // sum of their lengths
 	threads  map[string][]int32
 	coll     *chromem.Collection
+}
+
+// alloc places d in a free or new slot and fills the slot's flat fields.
+func (sc *scopeIndex) alloc(d *doc, length float32) {
+	if n := len(sc.free); n > 0 {
+		d.slot = sc.free[n-1]
+		sc.free = sc.free[:n-1]
+		sc.docs[d.slot] = d
+	} else {
+		d.slot = int32(len(sc.docs))
+		sc.docs = append(sc.docs, d)
+		sc.length = append(sc.length, 0)
+		sc.when = append(sc.when, 0)
+		sc.gone = append(sc.gone, false)
+		sc.prev = append(sc.prev, -1)
+		sc.next = append(sc.next, -1)
+	}
+	sc.length[d.slot] = length
+	sc.when[d.slot] = d.m.Time.UnixMicro()
+	sc.gone[d.slot] = d.m.IsArchived()
+	sc.prev[d.slot], sc.next[d.slot] = -1, -1
+}
+
+// release frees d's slot.
+func (sc *scopeIndex) release(d *doc) {
+	sc.docs[d.slot] = nil
+	sc.gone[d.slot] = true
+	sc.length[d.slot] = 0
+	sc.free = append(sc.free, d.slot)
 }
 
 // errNoEmbedder is what the placeholder embedding function returns.
@@ -111,6 +145,7 @@ func (ix *index) put(m Memory, vec []float32) {
 		if old.scope.name == m.Scope && sameText(old.m, m) {
 			old.m = m
 			old.vec = vec
+			old.scope.gone[old.slot] = m.IsArchived()
 			ix.syncVector(old)
 			return
 		}
@@ -118,15 +153,8 @@ func (ix *index) put(m Memory, vec []float32) {
 	}
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
-	d := &doc{m: m, vec: vec, terms: terms, length: length, scope: sc, prev: -1, next: -1}
-	if n := len(sc.free); n > 0 {
-		d.slot = sc.free[n-1]
-		sc.free = sc.free[:n-1]
-		sc.docs[d.slot] = d
-	} else {
-		d.slot = int32(len(sc.docs))
-		sc.docs = append(sc.docs, d)
-	}
+	d := &doc{m: m, vec: vec, terms: terms, scope: sc}
+	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})
 	}
@@ -162,13 +190,12 @@ func (ix *index) remove(d *doc) {
 		}
 	}
 	sc.live--
-	sc.totalLen -= float64(d.length)
+	sc.totalLen -= float64(sc.length[d.slot])
 	sc.unlinkThread(d)
 	if !d.m.IsArchived() && d.vec != nil {
 		_ = sc.coll.Delete(context.Background(), nil, nil, d.m.ID)
 	}
-	sc.docs[d.slot] = nil
-	sc.free = append(sc.free, d.slot)
+	sc.release(d)
 	delete(ix.byID, d.m.ID)
 }
 
@@ -242,13 +269,13 @@ func (sc *scopeIndex) unlinkThread(d *doc) {
 // relink sets prev/next of the thread positions lo..hi from their places.
 func (sc *scopeIndex) relink(th []int32, lo, hi int) {
 	for i := max(lo, 0); i <= hi && i < len(th); i++ {
-		d := sc.docs[th[i]]
-		d.prev, d.next = -1, -1
+		slot := th[i]
+		sc.prev[slot], sc.next[slot] = -1, -1
 		if i > 0 {
-			d.prev = th[i-1]
+			sc.prev[slot] = th[i-1]
 		}
 		if i+1 < len(th) {
-			d.next = th[i+1]
+			sc.next[slot] = th[i+1]
 		}
 	}
 }

@@ -132,11 +132,11 @@ func TestIndexThreadLinks(t *testing.T) {
 		for _, slot := range sc.threads["t1"] {
 			d := sc.docs[slot]
 			prev, next := "-", "-"
-			if d.prev >= 0 {
-				prev = sc.docs[d.prev].m.ID
+			if p := sc.prev[slot]; p >= 0 {
+				prev = sc.docs[p].m.ID
 			}
-			if d.next >= 0 {
-				next = sc.docs[d.next].m.ID
+			if n := sc.next[slot]; n >= 0 {
+				next = sc.docs[n].m.ID
 			}
 			s += fmt.Sprintf("%s(%s,%s) ", prev, d.m.ID, next)
 		}
@@ -188,7 +188,7 @@ func TestIndexConcurrent(t *testing.T) {
 			for i := range 50 {
 				m := rmem(fmt.Sprintf("%d-%d", w, i), fmt.Sprintf("note %d about topic %d", i, w), i)
 				ix.put(m, rankVec(t, m.Content))
-				_, _, _ = ix.rank(context.Background(), search{terms: queryTerms("topic note"), scopes: []string{"s"}, now: rankDay0})
+				_, _, _, _ = ix.rank(context.Background(), search{terms: queryTerms("topic note"), scopes: []string{"s"}, now: rankDay0}, 0, 10)
 				if i%3 == 0 {
 					ix.drop(m.ID)
 				}

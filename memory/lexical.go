@@ -143,12 +143,11 @@ func (p bm25) score(sc *scopeIndex, terms []weightedTerm, archived bool, acc []f
 		}
 		w := qt.weight * idf(sc.live, len(ps))
 		for _, ps := range ps {
-			d := sc.docs[ps.slot]
-			if !archived && d.m.IsArchived() {
+			if !archived && sc.gone[ps.slot] {
 				continue
 			}
 			tf := float64(ps.tf)
-			s := w * tf * (p.k1 + 1) / (tf + p.k1*(1-p.b+p.b*float64(d.length)/avgdl))
+			s := w * tf * (p.k1 + 1) / (tf + p.k1*(1-p.b+p.b*float64(sc.length[ps.slot])/avgdl))
 			if acc[ps.slot] == 0 {
 				touched = append(touched, ps.slot)
 			}
@@ -172,7 +171,7 @@ func addNeighbours(sc *scopeIndex, base []float64, touched []int32, prevW, nextW
 		if v == 0 {
 			return
 		}
-		if d := sc.docs[slot]; !archived && d.m.IsArchived() {
+		if !archived && sc.gone[slot] {
 			return
 		}
 		if out[slot] == 0 {
@@ -182,13 +181,12 @@ func addNeighbours(sc *scopeIndex, base []float64, touched []int32, prevW, nextW
 	}
 	for _, s := range touched {
 		v := base[s]
-		d := sc.docs[s]
 		add(s, v)
-		if d.next >= 0 { // s is the previous turn of d.next
-			add(d.next, prevW*v)
+		if n := sc.next[s]; n >= 0 { // s is the previous turn of n
+			add(n, prevW*v)
 		}
-		if d.prev >= 0 { // s is the next turn of d.prev
-			add(d.prev, nextW*v)
+		if p := sc.prev[s]; p >= 0 { // s is the next turn of p
+			add(p, nextW*v)
 		}
 	}
 	return out, all
@@ -219,8 +217,8 @@ func feedbackTerms(sc *scopeIndex, top []int32, query []weightedTerm, n int) []w
 	}
 	w := map[string]float64{}
 	for _, s := range top {
-		d := sc.docs[s]
-		if d.length == 0 {
+		d, length := sc.docs[s], sc.length[s]
+		if length == 0 {
 			continue
 		}
 		for _, tf := range d.terms {
@@ -228,7 +226,7 @@ func feedbackTerms(sc *scopeIndex, top []int32, query []weightedTerm, n int) []w
 			if in[tf.term] || df < 2 {
 				continue
 			}
-			w[tf.term] += float64(tf.tf) / float64(d.length) * idf(sc.live, df)
+			w[tf.term] += float64(tf.tf) / float64(length) * idf(sc.live, df)
 		}
 	}
 	out := make([]weightedTerm, 0, len(w))

@@ -49,21 +49,12 @@ const (
 // candidates alone, which keeps recall at 10,000 memories under 5 ms.
 const vectorScanMax = 2000
 
-// bruteMax is the largest window whose vectors are compared one by one; a
-// larger window takes chromem-go's nearest neighbours filtered to it.
-const bruteMax = 5000
-
 // window is a resolved time window for ranking.
 type window struct {
 	from, to time.Time     // exact: filter [from, to); zero = open
 	vague    bool          // boost by closeness to anchor instead of filtering
 	anchor   time.Time     // vague: centre
 	spread   time.Duration // vague: scale
-}
-
-// contains reports whether t is in [from, to).
-func (w *window) contains(t time.Time) bool {
-	return (w.from.IsZero() || !t.Before(w.from)) && (w.to.IsZero() || t.Before(w.to))
 }
 
 // closeness returns how close t is to the window in (0,1]: a Gaussian of the
@@ -109,47 +100,84 @@ type candidate struct {
 	tagShare float64
 }
 
-// rank returns the ranked hits of the search, best first, and how the
-// window was applied ("filter", "boost", "boost-fallback" or "" for none).
-func (ix *index) rank(ctx context.Context, s search) ([]Hit, string, error) {
+// filter decides which slots of a scope may be candidates: active ones
+// (or archived too) and, with a window, those whose event time is in it.
+// It reads the scope's flat slices only.
+type filter struct {
+	archived bool
+	window   bool
+	from, to int64 // [from, to) in Unix microseconds
+}
+
+func (f filter) pass(sc *scopeIndex, slot int32) bool {
+	if sc.docs[slot] == nil || (!f.archived && sc.gone[slot]) {
+		return false
+	}
+	if f.window {
+		t := sc.when[slot]
+		return t >= f.from && t < f.to
+	}
+	return true
+}
+
+// newFilter returns the filter of the search, with its exact window when
+// window is set.
+func newFilter(s search, window bool) filter {
+	f := filter{archived: s.archived}
+	if window && s.win != nil && !s.win.vague {
+		f.window, f.from, f.to = true, math.MinInt64, math.MaxInt64
+		if !s.win.from.IsZero() {
+			f.from = s.win.from.UnixMicro()
+		}
+		if !s.win.to.IsZero() {
+			f.to = s.win.to.UnixMicro()
+		}
+	}
+	return f
+}
+
+// rank returns the page [offset, offset+limit) of the ranked hits of the
+// search, best first, the number of hits in all, and how the window was
+// applied ("filter", "boost", "boost-fallback" or "" for none).
+func (ix *index) rank(ctx context.Context, s search, offset, limit int) ([]Hit, int, string, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	applied := ""
-	var keep func(*doc) bool
 	if s.win != nil {
 		applied = "boost"
 		if !s.win.vague {
 			applied = "filter"
-			keep = func(d *doc) bool { return s.win.contains(d.m.Time) }
 		}
 	}
-	cands, err := ix.candidates(ctx, s, keep)
+	f := newFilter(s, true)
+	cands, err := ix.candidates(ctx, s, f)
 	if err != nil {
-		return nil, "", err
+		return nil, 0, "", err
 	}
 	if applied == "filter" && len(s.terms) > 0 && !anyLexical(cands) {
 		// The words match nothing in the window ("what did we talk about
 		// last time?"): answer it as the pure time question it is.
 		pure := s
 		pure.terms, pure.qvec = nil, nil
-		if pc, err := ix.candidates(ctx, pure, keep); err != nil {
-			return nil, "", err
+		if pc, err := ix.candidates(ctx, pure, f); err != nil {
+			return nil, 0, "", err
 		} else if len(pc) > 0 {
-			return ix.score(pure, pc, applied), applied, nil
+			hits, total := ix.score(pure, pc, applied, offset, limit)
+			return hits, total, applied, nil
 		}
 	}
 	if len(cands) == 0 && applied == "filter" {
 		applied = "boost-fallback"
-		if cands, err = ix.candidates(ctx, s, nil); err != nil {
-			return nil, "", err
+		if cands, err = ix.candidates(ctx, s, newFilter(s, false)); err != nil {
+			return nil, 0, "", err
 		}
 	}
-	return ix.score(s, cands, applied), applied, nil
+	hits, total := ix.score(s, cands, applied, offset, limit)
+	return hits, total, applied, nil
 }
 
-// candidates gathers the candidates of every scope, keeping those keep
-// passes (nil = all).
-func (ix *index) candidates(ctx context.Context, s search, keep func(*doc) bool) ([]candidate, error) {
+// candidates gathers the candidates of every scope that f passes.
+func (ix *index) candidates(ctx context.Context, s search, f filter) ([]candidate, error) {
 	rk := ix.opts.Ranking
 	n := max(rk.Candidates, 1)
 	var out []candidate
@@ -161,8 +189,18 @@ func (ix *index) candidates(ctx context.Context, s search, keep func(*doc) bool)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ok := func(d *doc) bool {
-			return d != nil && (s.archived || !d.m.IsArchived()) && (keep == nil || keep(d))
+		if len(s.terms) == 0 {
+			// A pure time question (or a tag-only one): the window, or everything.
+			for slot, d := range sc.docs {
+				if !f.pass(sc, int32(slot)) {
+					continue
+				}
+				share := tagShare(d.m.Tags, s.tags)
+				if len(s.tags) == 0 || share > 0 {
+					out = append(out, candidate{d: d, tagShare: share})
+				}
+			}
+			continue
 		}
 		seen := map[int32]int{} // slot -> index in out
 		add := func(d *doc, lex float64) {
@@ -173,21 +211,14 @@ func (ix *index) candidates(ctx context.Context, s search, keep func(*doc) bool)
 			seen[d.slot] = len(out)
 			out = append(out, candidate{d: d, lex: lex, tagShare: tagShare(d.m.Tags, s.tags)})
 		}
-		if len(s.terms) == 0 {
-			// A pure time question (or a tag-only one): the window, or everything.
-			for _, d := range sc.docs {
-				if ok(d) && (len(s.tags) == 0 || tagShare(d.m.Tags, s.tags) > 0) {
-					add(d, 0)
-				}
-			}
-			continue
-		}
-		scores, top := lexicalSearch(sc, rk, s.terms, n, s.archived, func(slot int32) bool { return ok(sc.docs[slot]) })
+		scores, top := lexicalSearch(sc, rk, s.terms, n, s.archived, func(slot int32) bool { return f.pass(sc, slot) })
 		for _, slot := range top {
 			add(sc.docs[slot], scores[slot])
 		}
-		if s.qvec != nil && rk.VectorWeight > 0 && (len(top) == 0 || sc.coll.Count() <= vectorScanMax) {
-			docs, err := ix.vectorCandidates(ctx, sc, s.qvec, n, keep, ok)
+		// Within a window, words that match nothing make a pure time
+		// question (see rank), so the vectors are not searched then.
+		if s.qvec != nil && rk.VectorWeight > 0 && !(f.window && len(top) == 0) {
+			docs, err := ix.vectorCandidates(ctx, sc, s.qvec, n, len(top) == 0, f)
 			if err != nil {
 				return nil, err
 			}
@@ -196,9 +227,9 @@ func (ix *index) candidates(ctx context.Context, s search, keep func(*doc) bool)
 			}
 		}
 		if len(s.tags) > 0 {
-			for _, d := range sc.docs {
-				if ok(d) && tagShare(d.m.Tags, s.tags) > 0 {
-					add(d, scores[d.slot])
+			for slot, d := range sc.docs {
+				if f.pass(sc, int32(slot)) && tagShare(d.m.Tags, s.tags) > 0 {
+					add(d, scores[slot])
 				}
 			}
 		}
@@ -217,24 +248,26 @@ func anyLexical(cands []candidate) bool {
 }
 
 // vectorCandidates returns up to n memories of the scope nearest to qvec
-// that ok passes. With a window (keep set) small enough, its vectors are
-// compared one by one; otherwise chromem-go's nearest neighbours are
-// filtered. A vector search error (vectors of another dimension during a
-// re-embed, say) leaves the lexical candidates alone.
-func (ix *index) vectorCandidates(ctx context.Context, sc *scopeIndex, qvec []float32, n int, keep, ok func(*doc) bool) ([]*doc, error) {
-	if keep != nil {
+// that f passes: those of f's window compared one by one, or chromem-go's
+// nearest neighbours of the whole scope. When there are more than
+// vectorScanMax to compare, it only searches if force is set (the words
+// found nothing). A vector search error (vectors of another dimension
+// during a re-embed, say) leaves the lexical candidates alone.
+func (ix *index) vectorCandidates(ctx context.Context, sc *scopeIndex, qvec []float32, n int, force bool, f filter) ([]*doc, error) {
+	if f.window {
 		var in []*doc
-		for _, d := range sc.docs {
-			if ok(d) && d.vec != nil {
+		for slot, d := range sc.docs {
+			if f.pass(sc, int32(slot)) && d.vec != nil {
 				in = append(in, d)
-				if len(in) > bruteMax {
-					break
-				}
 			}
 		}
-		if len(in) <= bruteMax {
-			return nearest(in, qvec, n), nil
+		if len(in) > vectorScanMax && !force {
+			return nil, nil
 		}
+		return nearest(in, qvec, n), nil
+	}
+	if sc.coll.Count() > vectorScanMax && !force {
+		return nil, nil
 	}
 	docs, _, err := ix.vectorTop(ctx, sc, qvec, n)
 	if err != nil {
@@ -243,7 +276,7 @@ func (ix *index) vectorCandidates(ctx context.Context, sc *scopeIndex, qvec []fl
 		}
 		return nil, nil
 	}
-	return slices.DeleteFunc(docs, func(d *doc) bool { return !ok(d) }), nil
+	return slices.DeleteFunc(docs, func(d *doc) bool { return !f.pass(sc, d.slot) }), nil
 }
 
 // nearest returns the n docs nearest to qvec by cosine, best first.
@@ -285,8 +318,10 @@ func tagShare(have, want []string) float64 {
 	return float64(n) / float64(len(want))
 }
 
-// score turns candidates into hits sorted by rank key.
-func (ix *index) score(s search, cands []candidate, applied string) []Hit {
+// score ranks the candidates and returns the page [offset, offset+limit)
+// of hits and the number of hits in all. Candidates are sorted as small
+// records; only the page's memories are copied into hits.
+func (ix *index) score(s search, cands []candidate, applied string, offset, limit int) ([]Hit, int) {
 	rk := ix.opts.Ranking
 	maxLex := 0.0
 	for _, c := range cands {
@@ -296,9 +331,14 @@ func (ix *index) score(s search, cands []candidate, applied string) []Hit {
 	if s.qvec == nil {
 		w = 0
 	}
-	hits := make([]Hit, 0, len(cands))
-	for _, c := range cands {
-		m := c.d.m
+	type ranked struct {
+		c  *candidate
+		sc Score
+	}
+	rs := make([]ranked, 0, len(cands))
+	for i := range cands {
+		c := &cands[i]
+		m := &c.d.m
 		var sc Score
 		var r float64
 		if len(s.terms) > 0 {
@@ -335,15 +375,31 @@ func (ix *index) score(s search, cands []candidate, applied string) []Hit {
 			continue
 		}
 		sc.Relevance = min(r, 1)
-		sc.LogP = logP(sc.Relevance, m, s.now, rk.DecayUnit)
+		sc.LogP = logP(sc.Relevance, *m, s.now, rk.DecayUnit)
 		sc.Probability = math.Exp(sc.LogP)
 		if sc.Probability < s.minP {
 			continue
 		}
-		hits = append(hits, Hit{Memory: m, Score: sc})
+		rs = append(rs, ranked{c, sc})
 	}
-	slices.SortFunc(hits, compareHits)
-	return hits
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.sc.LogP, a.sc.LogP); c != 0 {
+			return c
+		}
+		if c := b.c.d.m.Time.Compare(a.c.d.m.Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c.d.m.ID, b.c.d.m.ID)
+	})
+	end := min(offset+limit, len(rs))
+	if offset >= end {
+		return []Hit{}, len(rs)
+	}
+	hits := make([]Hit, 0, end-offset)
+	for _, r := range rs[offset:end] {
+		hits = append(hits, Hit{Memory: detach(r.c.d.m), Score: r.sc})
+	}
+	return hits, len(rs)
 }
 
 // boolf is 1 for true, 0 for false.
@@ -366,15 +422,4 @@ func logP(r float64, m Memory, now time.Time, unit time.Duration) float64 {
 		g = decay.InitialStrength
 	}
 	return decay.LogProbability(r, decay.Elapsed(from, now, unit), g)
-}
-
-// compareHits orders hits by rank key, then time (recent first), then id.
-func compareHits(a, b Hit) int {
-	if c := cmp.Compare(b.Score.LogP, a.Score.LogP); c != 0 {
-		return c
-	}
-	if c := b.Memory.Time.Compare(a.Memory.Time); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Memory.ID, b.Memory.ID)
 }

@@ -24,7 +24,10 @@ func rankIDs(t *testing.T, ix *index, s search) ([]string, string) {
 	if s.now.IsZero() {
 		s.now = rankDay0.AddDate(0, 0, 30)
 	}
-	hits, applied, err := ix.rank(context.Background(), s)
+	hits, total, applied, err := ix.rank(context.Background(), s, 0, 1000)
+	if total != len(hits) {
+		t.Errorf("total %d, %d hits", total, len(hits))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

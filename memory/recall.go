@@ -133,25 +133,14 @@ func (s *Store) recallRanked(ctx context.Context, q Query, now time.Time) (Resul
 			return Result{}, ctx.Err()
 		}
 	}
-	hits, applied, err := s.idx.rank(ctx, sr)
+	hits, total, applied, err := s.idx.rank(ctx, sr, q.Offset, q.Limit)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Total: len(hits), Window: info}
+	res := Result{Hits: hits, Total: total, Window: info, More: q.Offset+q.Limit < total}
 	if info != nil {
 		info.Applied = applied
 	}
-	end := min(q.Offset+q.Limit, len(hits))
-	if q.Offset < end {
-		res.Hits = hits[q.Offset:end:end]
-		for i := range res.Hits {
-			res.Hits[i].Memory = detach(res.Hits[i].Memory)
-		}
-	}
-	if res.Hits == nil {
-		res.Hits = []Hit{}
-	}
-	res.More = q.Offset+q.Limit < len(hits)
 	return res, nil
 }
 
