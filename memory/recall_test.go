@@ -215,3 +215,76 @@ func TestRecallClosed(t *testing.T) {
 		t.Errorf("after close: %v", err)
 	}
 }
+
+func TestRecallTagsVagueArchived(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	d := func(days int) time.Time { return rankDay0.AddDate(0, 0, days) }
+	tagged := rememberDraft(t, st, Draft{Content: "Renewed the passport at the consulate", Tags: []string{"admin"}, Time: d(-3)})
+	rememberDraft(t, st, Draft{Content: "Passport photo booth on Main Street", Time: d(-40)})
+	gone := rememberDraft(t, st, Draft{Content: "Old passport number was X123", Time: d(-3)})
+	if _, err := st.Forget(ctx, ForgetRequest{IDs: []string{gone.ID}}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Tag-only: ranks by tag match, untagged memories left out.
+	res, err := st.Recall(ctx, Query{Tags: []string{"admin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitIDs(res.Hits); !slices.Equal(got, []string{tagged.ID}) || res.Hits[0].Score.Tags != 1 {
+		t.Errorf("tag-only: %v %+v", got, res.Hits)
+	}
+
+	// Vague: boosts by closeness, filters nothing.
+	res, err = st.Recall(ctx, Query{Text: "what did I do about my passport a few days ago?", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Window == nil || res.Window.Kind != "vague" || res.Window.Applied != "boost" || res.Window.Anchor.IsZero() {
+		t.Errorf("vague window = %+v", res.Window)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Memory.ID != tagged.ID {
+		t.Errorf("vague hits = %v", hitIDs(res.Hits))
+	}
+
+	// Archived memories only on request.
+	for _, h := range res.Hits {
+		if h.Memory.ID == gone.ID {
+			t.Error("archived memory returned")
+		}
+	}
+	res, _ = st.Recall(ctx, Query{Text: "passport number", IncludeArchived: true})
+	if len(res.Hits) == 0 || res.Hits[0].Memory.ID != gone.ID || !res.Hits[0].Memory.IsArchived() {
+		t.Errorf("with archived: %+v", res.Hits)
+	}
+}
+
+func TestRecallConcurrentWithWrites(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 15 {
+				if w == 0 {
+					rememberDraft(t, st, Draft{Content: "note about gardening " + strings.Repeat("x", i), Time: rankDay0})
+					continue
+				}
+				if _, err := st.Recall(ctx, Query{Text: "gardening", Reinforce: i%2 == 0}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	res, err := st.Recall(ctx, Query{Text: "gardening", Limit: 50})
+	if err != nil || res.Total != 15 {
+		t.Errorf("after writes: total %d, %v", res.Total, err)
+	}
+}
