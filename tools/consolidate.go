@@ -70,12 +70,20 @@ func Consolidate(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in ConsolidateInput) (*mcp.CallToolResult, error) {
-		c, err := d.newConsolidation(ctx, in)
+		cs := d.resolveScope(ctx, req, in.Scope)
+		c, err := d.newConsolidation(ctx, in, cs.scope)
 		if err != nil {
 			return d.failure("consolidate", err)
 		}
+		s := d.newSampler(ctx, req)
+		// Roots ride with the key-events round, the first thing a sampled
+		// consolidation of a transcript asks; otherwise they come first.
+		if cs.pending && (len(in.Operations) > 0 || !s.available() || len(c.turns) == 0) {
+			return d.askRoots(req), nil
+		}
+		s.carry(&cs)
 		var pending *mcp.CallToolResult
-		switch s := d.newSampler(ctx, req); {
+		switch {
 		case len(in.Operations) > 0:
 			err = d.applyOperations(ctx, c)
 		case s.available():
@@ -108,9 +116,10 @@ type consolidation struct {
 	out     ConsolidateOutput
 }
 
-// newConsolidation validates the input and reads what since_last covers.
-func (d Deps) newConsolidation(ctx context.Context, in ConsolidateInput) (*consolidation, error) {
-	c := &consolidation{in: in, scope: d.scope(in.Scope), thread: strings.TrimSpace(in.Thread), started: d.Now()}
+// newConsolidation validates the input and reads what since_last covers in
+// scope (the call's resolved scope).
+func (d Deps) newConsolidation(ctx context.Context, in ConsolidateInput, scope string) (*consolidation, error) {
+	c := &consolidation{in: in, scope: scope, thread: strings.TrimSpace(in.Thread), started: d.Now()}
 	c.out = ConsolidateOutput{
 		Added: []ChangeOut{}, Merged: []ChangeOut{}, Superseded: []ChangeOut{}, Archived: []ChangeOut{},
 		Suggestions: []SuggestionOut{}, WorkItems: []WorkItem{}, Fallbacks: []string{}, DryRun: in.DryRun,

@@ -51,16 +51,23 @@ type Deps struct {
 	Logger       *slog.Logger     // infrastructure errors; nil = discard
 	Now          func() time.Time // clock for ages and default times; nil = time.Now
 	Location     *time.Location   // zone for dates shown and for times without one; nil = time.Local
-	DefaultScope string           // scope used when a call names none; "" = the store's default
+	DefaultScope string           // the personal scope: used when a call names none and no project is known, and searched besides a project; "" = the store's default
 	Budget       int              // character budget of a recall reply; <= 0 = DefaultBudget
 	Version      string           // server version reported to clients; "" = "dev"
 
 	// Ontology is the tag tree the tools tag with and the ontology tool
 	// shows and extends; nil = the embedded default, read-only.
 	Ontology *ontology.Manager
+	// FixedScope is a scope the user fixed (--scope, MNEME_SCOPE): every
+	// call that names no scope uses it, searched alone, and the client's
+	// roots are never asked. "" = derive a project scope from the client's
+	// workspace roots when it offers them (see scope.go).
+	FixedScope string
 	// SamplingTimeout bounds one round of sampling requests to a client on
 	// a protocol before 2026-07-28; <= 0 = DefaultSamplingTimeout.
 	SamplingTimeout time.Duration
+
+	roots *rootsCache // project scopes by client, shared by a server's tools; set by All
 }
 
 // tree returns the current ontology: the manager's, or the default.
@@ -89,24 +96,4 @@ func (d Deps) withDefaults() Deps {
 		d.Version = "dev"
 	}
 	return d
-}
-
-// scopes returns the scopes a recall searches: the one named, else the
-// default scope, else none (the store's default).
-func (d Deps) scopes(named string) []string {
-	switch {
-	case named != "":
-		return []string{named}
-	case d.DefaultScope != "":
-		return []string{d.DefaultScope}
-	}
-	return nil
-}
-
-// scope returns the scope a write goes to: the one named, else the default.
-func (d Deps) scope(named string) string {
-	if named != "" {
-		return named
-	}
-	return d.DefaultScope
 }

@@ -56,10 +56,17 @@ func Forget(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, _ mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, error) {
+	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, call mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, error) {
 		req, err := d.forgetRequest(in)
 		if err != nil {
 			return d.failure("forget", err)
+		}
+		if len(req.IDs) == 0 && req.Scope == "" { // a filter without scope: the call's scope
+			cs := d.resolveScope(ctx, call, "")
+			if cs.pending {
+				return d.askRoots(call), nil
+			}
+			req.Scope = cs.scope
 		}
 		res, err := d.Store.Forget(ctx, req)
 		if err != nil {
@@ -119,7 +126,7 @@ func (d Deps) forgetRequest(in ForgetInput) (memory.ForgetRequest, error) {
 		}
 		req.Before = before
 	}
-	req.Scope = d.scope(f.Scope)
+	req.Scope = strings.TrimSpace(f.Scope) // "" = the call's scope, resolved by the handler
 	return req, nil
 }
 

@@ -125,9 +125,13 @@ func Recall(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		case len(in.IDs) > 0:
 			out, text, err = d.fetch(ctx, in)
 		case strings.TrimSpace(in.Message) != "":
-			out, text, pending, err = d.recallMessage(ctx, req, in)
+			out, text, pending, err = d.recallMessage(ctx, req, in, d.resolveScope(ctx, req, in.Scope))
 		default:
-			out, text, err = d.search(ctx, in)
+			if cs := d.resolveScope(ctx, req, in.Scope); cs.pending {
+				pending = d.askRoots(req)
+			} else {
+				out, text, err = d.search(ctx, in, d.searchScopes(cs))
+			}
 		}
 		if pending != nil {
 			return pending, nil
@@ -176,9 +180,9 @@ func (d Deps) fetch(ctx context.Context, in RecallInput) (RecallOutput, string, 
 	return out, d.fetchText(out), nil
 }
 
-// search ranks memories for the query and fits them into the budget.
-func (d Deps) search(ctx context.Context, in RecallInput) (RecallOutput, string, error) {
-	q, err := d.query(in)
+// search ranks memories of scopes for the query and fits them into the budget.
+func (d Deps) search(ctx context.Context, in RecallInput, scopes []string) (RecallOutput, string, error) {
+	q, err := d.query(in, scopes)
 	if err != nil {
 		return RecallOutput{}, "", err
 	}
@@ -223,8 +227,9 @@ func (d Deps) reinforceShown(ctx context.Context, out RecallOutput) error {
 	return d.Store.Reinforce(ctx, ids)
 }
 
-// query validates the search arguments and builds the store query.
-func (d Deps) query(in RecallInput) (memory.Query, error) {
+// query validates the search arguments and builds the store query over
+// scopes (nil = the store's default scope).
+func (d Deps) query(in RecallInput, scopes []string) (memory.Query, error) {
 	if in.History {
 		return memory.Query{}, invalidf("history needs ids: recall first, then call again with ids and history")
 	}
@@ -280,7 +285,7 @@ func (d Deps) query(in RecallInput) (memory.Query, error) {
 		Tags:            tags,
 		From:            from,
 		To:              to,
-		Scopes:          d.scopes(in.Scope),
+		Scopes:          scopes,
 		Limit:           limit,
 		Offset:          in.Offset,
 		IncludeArchived: in.IncludeArchived,

@@ -72,14 +72,14 @@ const (
 // relevance (controller and tags in one round, relevance in a second);
 // without it, tags come from the ontology's tagger and hits below the
 // recall probability threshold are dropped.
-func (d Deps) recallMessage(ctx context.Context, req mcp.CallToolRequest, in RecallInput) (RecallOutput, string, *mcp.CallToolResult, error) {
+func (d Deps) recallMessage(ctx context.Context, req mcp.CallToolRequest, in RecallInput, cs callScope) (RecallOutput, string, *mcp.CallToolResult, error) {
 	msg := strings.TrimSpace(in.Message)
 	if strings.TrimSpace(in.Query) != "" {
 		return RecallOutput{}, "", nil, invalidf("give either query (your search words) or message (the user's message as written), not both")
 	}
 	probe := in
 	probe.Message, probe.Query = "", msg
-	q, err := d.query(probe)
+	q, err := d.query(probe, d.searchScopes(cs))
 	if err != nil {
 		return RecallOutput{}, "", nil, err
 	}
@@ -91,6 +91,10 @@ func (d Deps) recallMessage(ctx context.Context, req mcp.CallToolRequest, in Rec
 		threshold = in.MinProbability
 	}
 	s := d.newSampler(ctx, req)
+	if cs.pending && !s.available() { // else the roots ride with the first round
+		return RecallOutput{}, "", d.askRoots(req), nil
+	}
+	s.carry(&cs)
 	dec.Sampling = s.available()
 	o := d.tree()
 	if dec.Sampling {

@@ -71,11 +71,16 @@ func Remember(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, _ mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, error) {
+	return tool, mcp.NewTypedToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, error) {
 		draft, err := d.draft(in)
 		if err != nil {
 			return d.failure("remember", err)
 		}
+		cs := d.resolveScope(ctx, req, in.Scope)
+		if cs.pending {
+			return d.askRoots(req), nil
+		}
+		draft.Scope = cs.scope
 		m, outcome, err := d.Store.Remember(ctx, draft)
 		if err != nil {
 			return d.failure("remember", err)
@@ -90,7 +95,8 @@ func Remember(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	})
 }
 
-// draft validates the input and turns it into a memory.Draft.
+// draft validates the input and turns it into a memory.Draft without its
+// scope (resolveScope's).
 func (d Deps) draft(in RememberInput) (memory.Draft, error) {
 	if err := checkContent(in.Content); err != nil {
 		return memory.Draft{}, err
@@ -116,7 +122,6 @@ func (d Deps) draft(in RememberInput) (memory.Draft, error) {
 	}
 	return memory.Draft{
 		ID:      strings.TrimSpace(in.ID),
-		Scope:   d.scope(in.Scope),
 		Kind:    kind,
 		Content: strings.TrimSpace(in.Content),
 		Tags:    tags,

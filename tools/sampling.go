@@ -108,12 +108,14 @@ type sampler struct {
 	timeout time.Duration
 	key     string            // binds request state to this tool and these arguments
 	known   map[string]answer // answers so far: from the request state and this retry
+	scope   *callScope        // the call's scope, whose roots question rides along (carry)
 }
 
 // samplingState is what the request state carries between retries.
 type samplingState struct {
 	Key     string            `json:"k"`
 	Answers map[string]answer `json:"a"`
+	Project *string           `json:"p,omitempty"` // the roots' answer: project scope or "" (see scope.go)
 }
 
 // newSampler reads the client's sampling capability and any answers carried
@@ -129,9 +131,7 @@ func (d Deps) newSampler(ctx context.Context, req mcp.CallToolRequest) *sampler 
 	} else if session, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		s.can = s.srv != nil && session.GetClientCapabilities().Sampling != nil
 	}
-	args, _ := json.Marshal(req.Params.Arguments) // map keys sorted: stable
-	sum := sha256.Sum256(append([]byte(req.Params.Name+"\x00"), args...))
-	s.key = hex.EncodeToString(sum[:12])
+	s.key = callKey(req)
 	if !s.modern {
 		return s
 	}
@@ -141,6 +141,9 @@ func (d Deps) newSampler(ctx context.Context, req mcp.CallToolRequest) *sampler 
 		}
 	}
 	for id := range req.Params.InputResponses {
+		if id == idRoots {
+			continue // read by resolveScope
+		}
 		res := server.SamplingResponse(req.Params.InputResponses, id)
 		if res == nil {
 			s.known[id] = answer{Err: "the client's reply was not a sampling result"}
@@ -151,8 +154,42 @@ func (d Deps) newSampler(ctx context.Context, req mcp.CallToolRequest) *sampler 
 	return s
 }
 
+// callKey binds request state to the tool and the call's arguments.
+func callKey(req mcp.CallToolRequest) string {
+	args, _ := json.Marshal(req.Params.Arguments) // map keys sorted: stable
+	sum := sha256.Sum256(append([]byte(req.Params.Name+"\x00"), args...))
+	return hex.EncodeToString(sum[:12])
+}
+
 // available reports whether the client can answer sampling requests.
 func (s *sampler) available() bool { return s.can }
+
+// carry lets the sampler ask the roots of a pending scope (2026-07-28)
+// together with its next round, and carry their answer through the
+// request state of later rounds. Until the roots are answered ask returns
+// no answers, only an input request, so nothing is written under the
+// fallback scope.
+func (s *sampler) carry(cs *callScope) { s.scope = cs }
+
+// rootsPending reports whether the call's roots are still to be asked.
+func (s *sampler) rootsPending() bool { return s.modern && s.scope != nil && s.scope.pending }
+
+// inputRequest is the modern input request for missing and, while they
+// are pending, the roots.
+func (s *sampler) inputRequest(missing []sampleRequest) *mcp.CallToolResult {
+	st := samplingState{Key: s.key, Answers: s.known}
+	if s.scope != nil {
+		st.Project = s.scope.answered
+	}
+	b := server.NewInputRequestBuilder(encodeState(st))
+	for _, r := range missing {
+		b.Sample(r.ID, r.params())
+	}
+	if s.rootsPending() {
+		b.Roots(idRoots)
+	}
+	return b.ToolResult()
+}
 
 // ask returns the answers to reqs, by id. When pending is not nil the
 // handler must return it at once: the client (protocol 2026-07-28) answers
@@ -168,6 +205,9 @@ func (s *sampler) ask(reqs []sampleRequest) (answers map[string]answer, pending 
 			missing = append(missing, r)
 		}
 	}
+	if s.rootsPending() && (len(missing) == 0 || !s.can) {
+		return nil, s.inputRequest(nil)
+	}
 	if len(missing) == 0 {
 		return answers, nil
 	}
@@ -178,11 +218,7 @@ func (s *sampler) ask(reqs []sampleRequest) (answers map[string]answer, pending 
 		}
 		return answers, nil
 	case s.modern:
-		b := server.NewInputRequestBuilder(encodeState(samplingState{Key: s.key, Answers: s.known}))
-		for _, r := range missing {
-			b.Sample(r.ID, r.params())
-		}
-		return nil, b.ToolResult()
+		return nil, s.inputRequest(missing)
 	}
 	for id, a := range s.legacyRound(missing) {
 		s.known[id] = a

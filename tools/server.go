@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -8,8 +10,12 @@ import (
 )
 
 // All returns every tool with its handler: the one registration list. The
-// handlers are safe for concurrent use when d.Store is.
+// handlers are safe for concurrent use when d.Store is. They share one
+// cache of project scopes by client (see scope.go).
 func All(d Deps) []server.ServerTool {
+	if d.roots == nil {
+		d.roots = newRootsCache()
+	}
 	constructors := []func(Deps) (mcp.Tool, server.ToolHandlerFunc){
 		Remember,
 		Recall,
@@ -35,7 +41,9 @@ func NewServer(d Deps) *server.MCPServer {
 // newServer is NewServer with extra options, for tests (output validation).
 func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
 	d = d.withDefaults()
+	d.roots = newRootsCache()
 	opts := append([]server.ServerOption{
+		server.WithHooks(&server.Hooks{}),
 		server.WithRecovery(),
 		server.WithInputSchemaValidation(),
 		server.WithToolCapabilities(false),
@@ -45,6 +53,19 @@ func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
 		server.WithInstructions(prompts.Instructions()),
 	}, extra...)
 	s := server.NewMCPServer("mneme", d.Version, opts...)
+	// A session's cached project scope goes when its roots change or it ends.
+	s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, _ mcp.JSONRPCNotification) {
+		id := ""
+		if session := server.ClientSessionFromContext(ctx); session != nil {
+			id = session.SessionID()
+		}
+		d.roots.forgetSession(id)
+	})
+	if h := s.GetHooks(); h != nil {
+		h.AddOnUnregisterSession(func(_ context.Context, session server.ClientSession) {
+			d.roots.forgetSession(session.SessionID())
+		})
+	}
 	s.AddTools(All(d)...)
 	s.AddResources(StatsResource(d))
 	s.AddResourceTemplates(MemoryResource(d))
