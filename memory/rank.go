@@ -29,7 +29,13 @@ import (
 //     words, the question is answered as a pure time question over the
 //     window; when it holds nothing, the filter becomes a strong boost by
 //     closeness to the window ("boost-fallback").
-//     A vague expression boosts by closeness to its anchor over its spread.
+//     A vague expression boosts by closeness to its anchor over its spread,
+//     multiplying r by 0.5..1, so closeness reorders memories of similar
+//     relevance but never lifts one less than half as relevant over another.
+//     Measured on LoCoMo (recall@5 dev / held-out; its "recently" and "years
+//     ago" questions are asked weeks after the conversations): the additive
+//     r = 0.5·r + 0.5·closeness gave 0.617 / 0.594, this 0.631 / 0.607, no
+//     vague handling at all 0.623 over all questions against this 0.619.
 //  4. The rank key is log p_n(t) of decay (Hou et al.) with that r, t = time
 //     since last recall (or since the event) in Ranking.DecayUnit and g the
 //     memory's strength. Ties go to the more recent memory, then the smaller id.
@@ -37,7 +43,7 @@ import (
 // Weights of the boosts mixed into r.
 const (
 	tagWeight      = 0.3 // share of r given to the query tags a memory carries
-	vagueWeight    = 0.5 // share of r given to closeness to a vague anchor
+	vagueWeight    = 0.5 // r is scaled by 1−vagueWeight+vagueWeight·closeness to a vague anchor
 	fallbackWeight = 0.7 // share of r given to closeness to an exact window that held nothing
 )
 
@@ -364,7 +370,7 @@ func (ix *index) score(s search, cands []candidate, applied string, offset, limi
 			case s.win.vague && len(s.terms) == 0:
 				r *= s.win.closeness(m.Time)
 			case s.win.vague:
-				r = (1-vagueWeight)*r + vagueWeight*s.win.closeness(m.Time)*boolf(r > 0)
+				r *= 1 - vagueWeight + vagueWeight*s.win.closeness(m.Time)
 			case applied == "boost-fallback" && len(s.terms) == 0:
 				r *= s.win.closeness(m.Time)
 			case applied == "boost-fallback":
