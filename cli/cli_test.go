@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-mcp/mneme/memory"
 )
 
 // testEnv is a fake process environment: XDG directories in a temp dir and
@@ -431,5 +434,38 @@ func TestBench(t *testing.T) {
 	}
 	if r := e.run("bench", "--memories", mem, "--queries", qs, "--k", "0"); r.code != 2 {
 		t.Errorf("--k 0: exit %d, want 2", r.code)
+	}
+}
+
+// TestRankingDefaults checks that without configuration the store ranks with
+// exactly memory.DefaultRanking() (the measured defaults), and that a key the
+// user sets overrides that key alone.
+func TestRankingDefaults(t *testing.T) {
+	storeRanking := func(e *testEnv) memory.Ranking {
+		t.Helper()
+		a := &app{ctx: context.Background(), getenv: func(k string) string { return e.vars[k] }, stderr: io.Discard}
+		env, err := a.setup()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer env.close()
+		opts, err := storeOptions(env, filepath.Join(t.TempDir(), "x.db"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return opts.Ranking
+	}
+
+	e := newTestEnv(t)
+	if got, want := storeRanking(e), memory.DefaultRanking(); got != want {
+		t.Errorf("no configuration: ranking %+v, want memory.DefaultRanking() %+v", got, want)
+	}
+
+	e.writeConfig("[recall]\nb = 0\nk1 = 1.7\n")
+	e.vars["MNEME_DECAY_UNIT"] = "10d"
+	want := memory.DefaultRanking()
+	want.B, want.K1, want.DecayUnit = 0, 1.7, 10*24*time.Hour
+	if got := storeRanking(e); got != want {
+		t.Errorf("b, k1 and decay unit set: ranking %+v, want %+v", got, want)
 	}
 }

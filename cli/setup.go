@@ -134,11 +134,21 @@ func newLogger(cfg config.Config, stderr io.Writer) (*slog.Logger, func(), error
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeLog, nil
 }
 
-// ranking turns the [recall] settings into the store's ranking parameters.
+// ranking returns the store's ranking parameters: memory.DefaultRanking()
+// (measured with `mneme bench`), with only the [recall] keys the user set
+// overriding it.
 func ranking(r config.Recall) memory.Ranking {
 	rk := memory.DefaultRanking()
-	rk.K1, rk.B, rk.VectorWeight = r.K1, r.B, r.VectorWeight
-	if r.DecayUnit.Duration > 0 {
+	if r.K1 != nil {
+		rk.K1 = *r.K1
+	}
+	if r.B != nil {
+		rk.B = *r.B
+	}
+	if r.VectorWeight != nil {
+		rk.VectorWeight = *r.VectorWeight
+	}
+	if r.DecayUnit != nil {
 		rk.DecayUnit = r.DecayUnit.Duration
 	}
 	return rk
@@ -149,11 +159,28 @@ func ranking(r config.Recall) memory.Ranking {
 // with another embedding model fails with memory.ErrModelMismatch unless
 // allowMismatch (reembed) is set.
 func (a *app) openStore(e *env, path string, allowMismatch bool) (*memory.Store, error) {
+	opts, err := storeOptions(e, path, allowMismatch)
+	if err != nil {
+		return nil, err
+	}
+	st, err := memory.Open(a.ctx, opts)
+	if err != nil {
+		return nil, storeError("open store "+path, err)
+	}
+	return st, nil
+}
+
+// storeOptions turns the configuration into memory.Options for the store at
+// path. The store's default scope is the scope the user fixed (--scope,
+// MNEME_SCOPE, scope in the file) or, when none is, memory's ("personal"):
+// the CLI has no client roots, so that is where its commands read and
+// write.
+func storeOptions(e *env, path string, allowMismatch bool) (memory.Options, error) {
 	em, err := embed.New(e.cfg.Embedder.Provider, e.cfg.Embedder.Model, e.cfg.Embedder.BaseURL, e.cfg.Embedder.APIKey, e.cfg.Embedder.Dim)
 	if err != nil {
-		return nil, usageError{err}
+		return memory.Options{}, usageError{err}
 	}
-	st, err := memory.Open(a.ctx, memory.Options{
+	return memory.Options{
 		Path:               path,
 		ModelID:            em.ModelID,
 		Embed:              em.Func,
@@ -163,11 +190,7 @@ func (a *app) openStore(e *env, path string, allowMismatch bool) (*memory.Store,
 		DefaultScope:       e.cfg.Scope,
 		Ranking:            ranking(e.cfg.Recall),
 		AllowModelMismatch: allowMismatch,
-	})
-	if err != nil {
-		return nil, storeError("open store "+path, err)
-	}
-	return st, nil
+	}, nil
 }
 
 // withStore runs fn with the configured store open, closing it afterwards.

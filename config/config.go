@@ -9,25 +9,19 @@ import (
 	"github.com/adrg/xdg"
 )
 
-// Built-in values of the settings; see the package documentation for all keys.
+// Built-in values of the settings that belong to the configuration itself;
+// see the package documentation for all keys. Settings whose default is a
+// library's (ranking, limits, budgets, dimensions, the personal scope) are
+// left unset here, so that the library's measured or documented default
+// applies and is stated in one place only.
 const (
-	defaultStore         = "default"
-	defaultScope         = "personal"
-	defaultLogLevel      = "info"
-	defaultProvider      = "builtin"
-	defaultDim           = 512
-	defaultLimit         = 5
-	defaultBudget        = 6000
-	defaultDecayUnit     = 720 * time.Hour
-	defaultK1            = 1.0
-	defaultB             = 0.2
-	defaultVectorWeight  = 0.2
-	defaultTransport     = "stdio"
-	defaultAddr          = "127.0.0.1:8765"
-	defaultMaxBodyBytes  = 4 << 20
-	defaultOpenAIBaseURL = "https://api.openai.com/v1"
-	appDir               = "mneme"
-	configFileName       = "config.toml"
+	defaultStore     = "default"
+	defaultLogLevel  = "info"
+	defaultProvider  = "builtin"
+	defaultTransport = "stdio"
+	defaultAddr      = "127.0.0.1:8765"
+	appDir           = "mneme"
+	configFileName   = "config.toml"
 )
 
 // Config is every setting of mneme. It is a plain value: build it with
@@ -38,7 +32,7 @@ type Config struct {
 	DB        string            `toml:"db"`        // explicit database path; empty = DataDir/<Store>.db
 	DataDir   string            `toml:"data_dir"`  // default $XDG_DATA_HOME/mneme
 	ConfigDir string            `toml:"-"`         // default $XDG_CONFIG_HOME/mneme (holds config.toml and ontology.json)
-	Scope     string            `toml:"scope"`     // default scope, default "personal"
+	Scope     string            `toml:"scope"`     // a scope the user fixes for every call; "" = automatic (the client's project, else personal)
 	Timezone  string            `toml:"timezone"`  // IANA name; "" = system local
 	Now       string            `toml:"-"`         // RFC 3339 clock pin (testing aid), from MNEME_NOW; "" = real clock
 	LogLevel  string            `toml:"log_level"` // debug|info|warn|error, default "info"
@@ -55,18 +49,25 @@ type Embedder struct {
 	Model    string `toml:"model"`    // required for ollama and openai
 	BaseURL  string `toml:"base_url"` // provider endpoint; Load fills https://api.openai.com/v1 for openai
 	APIKey   string `toml:"api_key"`  // sent to the provider; openai falls back to OPENAI_API_KEY
-	Dim      int    `toml:"dim"`      // dimensions of the builtin embedder, default 512
+	Dim      int    `toml:"dim"`      // dimensions of the builtin embedder; 0 = embed.DefaultDim (512)
 }
 
 // Recall tunes ranking and the size of recall replies.
+//
+// The ranking parameters are nil unless the user set them (file or
+// environment): their defaults are memory.DefaultRanking(), measured with
+// `mneme bench` and tuned as the ranking evolves, and the cli overrides only
+// what is set. Limit and Budget are 0 unless set, meaning the library's
+// default (memory.DefaultLimit, tools.DefaultBudget). A Config is shared as a
+// value: nothing writes through these pointers, replace them instead.
 type Recall struct {
-	Limit          int      `toml:"limit"`           // memories per recall, default 5
-	Budget         int      `toml:"budget"`          // character budget of a recall reply, default 6000
-	DecayUnit      Duration `toml:"decay_unit"`      // time unit t of the forgetting curve, default 720h (30 days)
-	K1             float64  `toml:"k1"`              // BM25 k1, default 1.0
-	B              float64  `toml:"b"`               // BM25 b, default 0.2
-	VectorWeight   float64  `toml:"vector_weight"`   // weight of cosine vs BM25 in relevance, default 0.2
-	MinProbability float64  `toml:"min_probability"` // recall probability floor, default 0
+	Limit          int       `toml:"limit"`           // memories per recall; 0 = memory.DefaultLimit (5)
+	Budget         int       `toml:"budget"`          // character budget of a recall reply; 0 = tools.DefaultBudget (6000)
+	DecayUnit      *Duration `toml:"decay_unit"`      // time unit t of the forgetting curve; nil = memory.DefaultRanking's
+	K1             *float64  `toml:"k1"`              // BM25 k1; nil = memory.DefaultRanking's
+	B              *float64  `toml:"b"`               // BM25 b; nil = memory.DefaultRanking's
+	VectorWeight   *float64  `toml:"vector_weight"`   // weight of cosine vs BM25 in relevance; nil = memory.DefaultRanking's
+	MinProbability float64   `toml:"min_probability"` // recall probability floor, default 0
 }
 
 // Server configures the MCP transport.
@@ -75,7 +76,7 @@ type Server struct {
 	Addr           string   `toml:"addr"`            // listen address, default "127.0.0.1:8765"
 	Token          string   `toml:"token"`           // bearer token (MNEME_TOKEN)
 	AllowedOrigins []string `toml:"allowed_origins"` // extra accepted Origin values
-	MaxBodyBytes   int64    `toml:"max_body_bytes"`  // largest request body, default 4 MiB
+	MaxBodyBytes   int64    `toml:"max_body_bytes"`  // largest request body; 0 = the server's default, 4 MiB
 }
 
 // Default returns the built-in settings. The data and config directories are
@@ -89,21 +90,11 @@ func Default(getenv func(string) string) Config {
 		Store:     defaultStore,
 		DataDir:   filepath.Join(xdgDir(getenv("XDG_DATA_HOME"), xdg.DataHome), appDir),
 		ConfigDir: filepath.Join(xdgDir(getenv("XDG_CONFIG_HOME"), xdg.ConfigHome), appDir),
-		Scope:     defaultScope,
 		LogLevel:  defaultLogLevel,
-		Embedder:  Embedder{Provider: defaultProvider, Dim: defaultDim},
-		Recall: Recall{
-			Limit:        defaultLimit,
-			Budget:       defaultBudget,
-			DecayUnit:    Duration{defaultDecayUnit},
-			K1:           defaultK1,
-			B:            defaultB,
-			VectorWeight: defaultVectorWeight,
-		},
+		Embedder:  Embedder{Provider: defaultProvider},
 		Server: Server{
-			Transport:    defaultTransport,
-			Addr:         defaultAddr,
-			MaxBodyBytes: defaultMaxBodyBytes,
+			Transport: defaultTransport,
+			Addr:      defaultAddr,
 		},
 	}
 }

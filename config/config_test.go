@@ -45,12 +45,9 @@ func TestDefault(t *testing.T) {
 		Store:     "default",
 		DataDir:   filepath.Join("/x/data", "mneme"),
 		ConfigDir: filepath.Join("/x/config", "mneme"),
-		Scope:     "personal",
 		LogLevel:  "info",
-		Embedder:  Embedder{Provider: "builtin", Dim: 512},
-		Recall: Recall{Limit: 5, Budget: 6000, DecayUnit: Duration{720 * time.Hour},
-			K1: 1.0, B: 0.2, VectorWeight: 0.2},
-		Server: Server{Transport: "stdio", Addr: "127.0.0.1:8765", MaxBodyBytes: 4 << 20},
+		Embedder:  Embedder{Provider: "builtin"},
+		Server:    Server{Transport: "stdio", Addr: "127.0.0.1:8765"},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Default =\n%+v\nwant\n%+v", c, want)
@@ -111,7 +108,11 @@ max_body_bytes = 1024
 		{
 			name: "no file no env gives defaults",
 			check: func(t *testing.T, c Config) {
-				if c.Store != "default" || c.Recall.DecayUnit.Duration != 720*time.Hour {
+				// Library defaults stay unset: the cli applies
+				// memory.DefaultRanking() and friends.
+				r := c.Recall
+				if c.Store != "default" || c.Scope != "" || r.DecayUnit != nil || r.K1 != nil || r.B != nil ||
+					r.VectorWeight != nil || r.Limit != 0 || r.Budget != 0 || c.Embedder.Dim != 0 || c.Server.MaxBodyBytes != 0 {
 					t.Errorf("got %+v", c)
 				}
 			},
@@ -124,8 +125,8 @@ max_body_bytes = 1024
 					Store: "work", DataDir: "/srv/mneme", ConfigDir: c.ConfigDir, Scope: "team",
 					Timezone: "Europe/Berlin", LogLevel: "debug", LogFile: "/var/log/mneme.log",
 					Embedder: Embedder{Provider: "ollama", Model: "nomic-embed-text", BaseURL: "http://localhost:11434", Dim: 256},
-					Recall: Recall{Limit: 8, Budget: 4000, DecayUnit: Duration{14 * 24 * time.Hour},
-						K1: 1.2, B: 0.75, VectorWeight: 0.5, MinProbability: 0.01},
+					Recall: Recall{Limit: 8, Budget: 4000, DecayUnit: &Duration{14 * 24 * time.Hour},
+						K1: ptr(1.2), B: ptr(0.75), VectorWeight: ptr(0.5), MinProbability: 0.01},
 					Server: Server{Transport: "http", Addr: ":9000", Token: "file-token",
 						AllowedOrigins: []string{"https://a.example", "https://b.example"}, MaxBodyBytes: 1024},
 					Tokens: map[string]string{"tok-1": "work", "tok-2": "home"},
@@ -167,11 +168,11 @@ max_body_bytes = 1024
 			},
 		},
 		{
-			name: "openai defaults base url and falls back to OPENAI_API_KEY",
+			name: "openai falls back to OPENAI_API_KEY and leaves the url to the embedder",
 			file: "[embedder]\nprovider = \"openai\"\nmodel = \"m\"\n",
 			env:  env{"OPENAI_API_KEY": "sk-fallback"},
 			check: func(t *testing.T, c Config) {
-				if c.Embedder.BaseURL != "https://api.openai.com/v1" || c.Embedder.APIKey != "sk-fallback" {
+				if c.Embedder.BaseURL != "" || c.Embedder.APIKey != "sk-fallback" {
 					t.Errorf("got %+v", c.Embedder)
 				}
 			},
@@ -189,7 +190,7 @@ max_body_bytes = 1024
 			name: "file duration in hours",
 			file: "[recall]\ndecay_unit = \"720h\"\n",
 			check: func(t *testing.T, c Config) {
-				if c.Recall.DecayUnit.Duration != 720*time.Hour {
+				if c.Recall.DecayUnit == nil || c.Recall.DecayUnit.Duration != 720*time.Hour {
 					t.Errorf("got %v", c.Recall.DecayUnit)
 				}
 			},
@@ -436,21 +437,29 @@ func TestValidate(t *testing.T) {
 		{"ollama needs model", func(c *Config) { c.Embedder.Provider = "ollama" }, []string{"model", "MNEME_EMBED_MODEL", "ollama"}},
 		{"openai needs model", func(c *Config) { c.Embedder.Provider = "openai" }, []string{"model", "openai"}},
 		{"openai with model", func(c *Config) { c.Embedder.Provider = "openai"; c.Embedder.Model = "m" }, nil},
-		{"builtin dim", func(c *Config) { c.Embedder.Dim = 0 }, []string{"dim"}},
+		{"builtin dim", func(c *Config) { c.Embedder.Dim = -1 }, []string{"dim"}},
+		{"builtin dim unset", func(c *Config) { c.Embedder.Dim = 0 }, nil},
 		{"transport", func(c *Config) { c.Server.Transport = "websocket" }, []string{"transport", "websocket", "stdio, http or sse"}},
 		{"http addr", func(c *Config) { c.Server.Transport = "http"; c.Server.Addr = "8765" }, []string{"addr", "host:port"}},
 		{"http ok", func(c *Config) { c.Server.Transport = "http" }, nil},
-		{"limit", func(c *Config) { c.Recall.Limit = 0 }, []string{"limit 0"}},
+		{"limit", func(c *Config) { c.Recall.Limit = -1 }, []string{"limit -1"}},
+		{"limit unset", func(c *Config) { c.Recall.Limit = 0 }, nil},
 		{"budget", func(c *Config) { c.Recall.Budget = -1 }, []string{"budget -1"}},
-		{"max body", func(c *Config) { c.Server.MaxBodyBytes = 0 }, []string{"max_body_bytes"}},
-		{"decay unit", func(c *Config) { c.Recall.DecayUnit = Duration{} }, []string{"decay_unit", "MNEME_DECAY_UNIT"}},
-		{"k1", func(c *Config) { c.Recall.K1 = -0.1 }, []string{"k1"}},
-		{"b", func(c *Config) { c.Recall.B = 1.5 }, []string{"[recall] b 1.5"}},
-		{"vector weight", func(c *Config) { c.Recall.VectorWeight = -1 }, []string{"vector_weight"}},
+		{"max body", func(c *Config) { c.Server.MaxBodyBytes = -1 }, []string{"max_body_bytes"}},
+		{"decay unit", func(c *Config) { c.Recall.DecayUnit = &Duration{} }, []string{"decay_unit", "MNEME_DECAY_UNIT"}},
+		{"decay unit set", func(c *Config) { c.Recall.DecayUnit = &Duration{time.Hour} }, nil},
+		{"k1", func(c *Config) { c.Recall.K1 = ptr(-0.1) }, []string{"k1"}},
+		{"k1 zero", func(c *Config) { c.Recall.K1 = ptr(0.0) }, nil},
+		{"b", func(c *Config) { c.Recall.B = ptr(1.5) }, []string{"[recall] b 1.5"}},
+		{"b zero", func(c *Config) { c.Recall.B = ptr(0.0) }, nil},
+		{"vector weight", func(c *Config) { c.Recall.VectorWeight = ptr(-1.0) }, []string{"vector_weight"}},
+		{"vector weight zero", func(c *Config) { c.Recall.VectorWeight = ptr(0.0) }, nil},
 		{"min probability", func(c *Config) { c.Recall.MinProbability = 2 }, []string{"min_probability"}},
-		{"scope", func(c *Config) { c.Scope = " " }, []string{"scope"}},
+		{"scope blank", func(c *Config) { c.Scope = " " }, []string{"scope"}},
+		{"scope unset is automatic", func(c *Config) { c.Scope = "" }, nil},
+		{"scope fixed", func(c *Config) { c.Scope = "work" }, nil},
 		{"token store", func(c *Config) { c.Tokens = map[string]string{"secret-token": "Bad"} }, []string{`[tokens] store "Bad"`}},
-		{"several at once", func(c *Config) { c.Store = "X"; c.Recall.Limit = 0; c.Server.Transport = "tcp" },
+		{"several at once", func(c *Config) { c.Store = "X"; c.Recall.Limit = -1; c.Server.Transport = "tcp" },
 			[]string{"store", "limit", "transport"}},
 	}
 	for _, tt := range tests {
@@ -476,5 +485,28 @@ func TestValidate(t *testing.T) {
 				t.Errorf("error %q leaks a token", err)
 			}
 		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestRankingSetOnlyWhenGiven checks that a ranking key is set exactly when
+// the file or the environment gives it, zero values included (b = 0 is a
+// real choice, not "unset").
+func TestRankingSetOnlyWhenGiven(t *testing.T) {
+	e, _ := setup(t, "[recall]\nb = 0.0\nvector_weight = 0\n")
+	c, err := Load(e.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Recall
+	if r.B == nil || *r.B != 0 || r.VectorWeight == nil || *r.VectorWeight != 0 {
+		t.Errorf("explicit zeros lost: b %v vector_weight %v", r.B, r.VectorWeight)
+	}
+	if r.K1 != nil || r.DecayUnit != nil {
+		t.Errorf("keys not given are set: k1 %v decay_unit %v", r.K1, r.DecayUnit)
+	}
+	if err := c.Validate(); err != nil {
+		t.Error(err)
 	}
 }

@@ -23,22 +23,22 @@
 //	db                        MNEME_DB             ""                                      explicit database path; empty = <data_dir>/<store>.db
 //	data_dir                  MNEME_DATA_DIR       $XDG_DATA_HOME/mneme                    directory holding the databases
 //	-                         MNEME_CONFIG         <config dir>/config.toml                path of this file (must exist when set); the config dir is $XDG_CONFIG_HOME/mneme and also holds ontology.json
-//	scope                     MNEME_SCOPE          "personal"                              default scope of new memories and of recall
+//	scope                     MNEME_SCOPE          "" (automatic)                          fix one scope for every call; unset = the client's project (from its roots), else "personal"
 //	timezone                  MNEME_TIMEZONE       "" (system local)                       IANA zone name used to read and show times, e.g. Europe/Berlin
 //	-                         MNEME_NOW            "" (real clock)                         RFC 3339 instant to pin the clock to (testing aid)
 //	log_level                 MNEME_LOG_LEVEL      "info"                                  debug, info, warn or error
 //	log_file                  MNEME_LOG_FILE       "" (stderr)                             file to write logs to
 //	[embedder] provider       MNEME_EMBEDDER       "builtin"                               builtin (offline), ollama, or openai (any OpenAI-compatible API)
 //	[embedder] model          MNEME_EMBED_MODEL    ""                                      embedding model; required for ollama and openai
-//	[embedder] base_url       MNEME_EMBED_URL      "" (openai: https://api.openai.com/v1)  provider endpoint
+//	[embedder] base_url       MNEME_EMBED_URL      "" (the provider's usual endpoint)      provider endpoint
 //	[embedder] api_key        MNEME_EMBED_API_KEY  "" (openai: $OPENAI_API_KEY)            API key sent to the provider
-//	[embedder] dim            -                    512                                     dimensions of the builtin embedder
-//	[recall] limit            -                    5                                       memories returned by a recall
-//	[recall] budget           -                    6000                                    character budget of a recall reply
-//	[recall] decay_unit       MNEME_DECAY_UNIT     "720h" (30 days)                        time unit of the forgetting curve: "30d", "2w", "720h", "1w3d"
-//	[recall] k1               -                    1.0                                     BM25 term-frequency saturation, >= 0
-//	[recall] b                -                    0.2                                     BM25 document-length normalisation, in [0,1]
-//	[recall] vector_weight    -                    0.2                                     weight of vector similarity against BM25 in relevance, in [0,1]
+//	[embedder] dim            -                    512 (embed.DefaultDim)                  dimensions of the builtin embedder
+//	[recall] limit            -                    5 (memory.DefaultLimit)                 memories returned by a CLI recall
+//	[recall] budget           -                    6000 (tools.DefaultBudget)              character budget of a recall reply
+//	[recall] decay_unit       MNEME_DECAY_UNIT     measured default (now "365d")           time unit of the forgetting curve: "30d", "2w", "720h", "1w3d"
+//	[recall] k1               -                    measured default (now 1.0)              BM25 term-frequency saturation, >= 0
+//	[recall] b                -                    measured default (now 0.2)              BM25 document-length normalisation, in [0,1]
+//	[recall] vector_weight    -                    measured default (now 0.1)              weight of vector similarity against BM25 in relevance, in [0,1]
 //	[recall] min_probability  -                    0                                       leave out memories whose recall probability is below this, in [0,1]
 //	[server] transport        MNEME_TRANSPORT      "stdio"                                 stdio, http (streamable HTTP) or sse
 //	[server] addr             MNEME_ADDR           "127.0.0.1:8765"                        listen address (host:port) for http and sse
@@ -49,6 +49,15 @@
 //
 // Durations accept Go syntax ("720h", "90m") plus d (24h) and w (7d) units,
 // which may be combined ("1w3d", "1.5d").
+//
+// # Defaults that belong to a library
+//
+// A setting whose default is a library's is left unset by [Default] and
+// [Load], so the library's value applies and is stated in one place: the
+// ranking parameters (decay_unit, k1, b, vector_weight) are nil unless set
+// and default to memory.DefaultRanking(), measured with `mneme bench`;
+// limit, budget, dim and max_body_bytes are 0 unless set, and 0 means the
+// default; scope is "" unless set, and "" means automatic scopes.
 //
 // # Concurrency
 //

@@ -20,8 +20,9 @@ import (
 // it is ConfigDir/config.toml, which may be missing. A malformed file, a
 // value of the wrong type or an unknown key is an error naming the file (and
 // the line where known). A bad environment value is an error naming the
-// variable. When the provider ends up openai, an empty base URL becomes
-// https://api.openai.com/v1 and an empty API key falls back to OPENAI_API_KEY.
+// variable. When the provider ends up openai, an empty API key falls back to
+// OPENAI_API_KEY (an empty base URL stays empty: the embed package fills in
+// https://api.openai.com/v1).
 func Load(getenv func(string) string) (Config, error) {
 	getenv = orEmpty(getenv)
 	c := Default(getenv)
@@ -35,13 +36,8 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := c.loadEnv(getenv); err != nil {
 		return Config{}, err
 	}
-	if c.Embedder.Provider == "openai" {
-		if c.Embedder.BaseURL == "" {
-			c.Embedder.BaseURL = defaultOpenAIBaseURL
-		}
-		if c.Embedder.APIKey == "" {
-			c.Embedder.APIKey = getenv("OPENAI_API_KEY")
-		}
+	if c.Embedder.Provider == "openai" && c.Embedder.APIKey == "" {
+		c.Embedder.APIKey = getenv("OPENAI_API_KEY")
 	}
 	return c, nil
 }
@@ -99,9 +95,11 @@ func (c *Config) loadEnv(getenv func(string) string) error {
 		}
 	}
 	if v := getenv("MNEME_DECAY_UNIT"); v != "" {
-		if err := c.Recall.DecayUnit.UnmarshalText([]byte(v)); err != nil {
+		var d Duration
+		if err := d.UnmarshalText([]byte(v)); err != nil {
 			return fmt.Errorf("config: MNEME_DECAY_UNIT: %w", err)
 		}
+		c.Recall.DecayUnit = &d
 	}
 	return nil
 }

@@ -25,8 +25,8 @@ func (c Config) Validate() error {
 	if c.DataDir == "" && c.DB == "" {
 		bad("data_dir (MNEME_DATA_DIR) is empty and no db path is set: set one of them")
 	}
-	if strings.TrimSpace(c.Scope) == "" {
-		bad("scope (MNEME_SCOPE) is empty: name a default scope such as personal")
+	if c.Scope != "" && strings.TrimSpace(c.Scope) == "" {
+		bad("scope %q (MNEME_SCOPE, scope) is blank: name a scope such as personal, or leave it unset for automatic project scopes", c.Scope)
 	}
 	if _, err := c.Location(); err != nil {
 		errs = append(errs, err)
@@ -45,8 +45,8 @@ func (c Config) Validate() error {
 	e := c.Embedder
 	switch e.Provider {
 	case "builtin":
-		if e.Dim <= 0 {
-			bad("[embedder] dim %d: the builtin embedder needs a positive number of dimensions such as 512", e.Dim)
+		if e.Dim < 0 {
+			bad("[embedder] dim %d: the builtin embedder needs a positive number of dimensions such as 512 (0 or unset = 512)", e.Dim)
 		}
 	case "ollama", "openai":
 		if e.Model == "" {
@@ -57,23 +57,23 @@ func (c Config) Validate() error {
 	}
 
 	r := c.Recall
-	if r.Limit <= 0 {
-		bad("[recall] limit %d: must be greater than 0", r.Limit)
+	if r.Limit < 0 {
+		bad("[recall] limit %d: must be greater than 0 (0 or unset = the default, 5)", r.Limit)
 	}
-	if r.Budget <= 0 {
-		bad("[recall] budget %d: must be greater than 0 characters", r.Budget)
+	if r.Budget < 0 {
+		bad("[recall] budget %d: must be greater than 0 characters (0 or unset = the default, 6000)", r.Budget)
 	}
-	if r.DecayUnit.Duration <= 0 {
-		bad("[recall] decay_unit %s (MNEME_DECAY_UNIT): must be a positive duration such as 30d", r.DecayUnit.Duration)
+	if r.DecayUnit != nil && r.DecayUnit.Duration <= 0 {
+		bad("[recall] decay_unit %s (MNEME_DECAY_UNIT): must be a positive duration such as 365d, or unset for the measured default", r.DecayUnit.Duration)
 	}
-	if !(r.K1 >= 0) {
-		bad("[recall] k1 %v: must be 0 or more (1.0 is usual)", r.K1)
+	if r.K1 != nil && !(*r.K1 >= 0) {
+		bad("[recall] k1 %v: must be 0 or more (1.0 is usual), or unset for the measured default", *r.K1)
 	}
-	if !(r.B >= 0 && r.B <= 1) {
-		bad("[recall] b %v: must be between 0 and 1", r.B)
+	if r.B != nil && !(*r.B >= 0 && *r.B <= 1) {
+		bad("[recall] b %v: must be between 0 and 1, or unset for the measured default", *r.B)
 	}
-	if !(r.VectorWeight >= 0 && r.VectorWeight <= 1) {
-		bad("[recall] vector_weight %v: must be between 0 and 1", r.VectorWeight)
+	if r.VectorWeight != nil && !(*r.VectorWeight >= 0 && *r.VectorWeight <= 1) {
+		bad("[recall] vector_weight %v: must be between 0 and 1, or unset for the measured default", *r.VectorWeight)
 	}
 	if !(r.MinProbability >= 0 && r.MinProbability <= 1) {
 		bad("[recall] min_probability %v: must be between 0 and 1", r.MinProbability)
@@ -89,8 +89,8 @@ func (c Config) Validate() error {
 	default:
 		bad("[server] transport %q (MNEME_TRANSPORT): use stdio, http or sse", s.Transport)
 	}
-	if s.MaxBodyBytes <= 0 {
-		bad("[server] max_body_bytes %d: must be greater than 0", s.MaxBodyBytes)
+	if s.MaxBodyBytes < 0 {
+		bad("[server] max_body_bytes %d: must be greater than 0 (0 or unset = 4 MiB)", s.MaxBodyBytes)
 	}
 	// Sorted for stable messages; tokens are secrets and never printed.
 	for _, token := range slices.Sorted(maps.Keys(c.Tokens)) {
