@@ -11,15 +11,15 @@ import (
 	"github.com/mneme-mcp/mneme/decay"
 )
 
-// Ranking, step by step (see search.rank):
+// Ranking, step by step (see index.rank):
 //
 //  1. Candidates per scope: the Ranking.Candidates best by BM25 (with the
 //     thread neighbours and feedback terms when configured), the
 //     Ranking.Candidates nearest by cosine (in scopes up to vectorScanMax
 //     memories, or when the words matched nothing), and every memory
-//     carrying one of the query tags. A query without content words (a pure time question
-//     such as "what did we do yesterday?") takes every memory of its window
-//     instead, or every memory when it has no window either.
+//     carrying one of the query tags. A query without content words (a
+//     pure time question such as "what did we do yesterday?") takes every
+//     memory of its window instead, or every memory when it has no window.
 //  2. Relevance r in [0,1]: (1−w)·bm25/max bm25 among the candidates +
 //     w·max(cosine, 0), w = Ranking.VectorWeight (w = 0 when the query has no
 //     vector). Query tags mix in the share of them a memory carries:
