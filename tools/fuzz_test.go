@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mneme-mcp/mneme/embed"
 	"github.com/mneme-mcp/mneme/memory"
@@ -40,19 +38,7 @@ func FuzzToolArguments(f *testing.F) {
 		}
 		seeded = append(seeded, m.ID)
 	}
-	c, err := client.NewInProcessClient(newServer(fx.deps, server.WithOutputSchemaValidation()))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(f.Context()); err != nil {
-		f.Fatalf("start: %v", err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "tools-fuzz", Version: "1"}
-	if _, err := c.Initialize(f.Context(), init); err != nil {
-		f.Fatalf("initialize: %v", err)
-	}
+	c := hostileConnect(f, fx.deps)
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
@@ -87,7 +73,7 @@ func FuzzToolArguments(f *testing.F) {
 			return
 		}
 		before = fx.hostileState(t)
-		res, err = hostileCall(t.Context(), c, name, string(args))
+		res, err = c.call(t.Context(), name, string(args))
 		switch {
 		case err != nil && errors.Is(err, mcp.ErrInternalError):
 			t.Fatalf("%s %q over the protocol: internal error: %v", name, args, err)

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mneme-mcp/mneme/memory"
 )
@@ -426,15 +428,68 @@ func hostileRace() bool {
 	return false
 }
 
-// hostileCall sends raw arguments to a tool over the protocol.
-func hostileCall(ctx context.Context, c *client.Client, tool, args string) (*mcp.CallToolResult, error) {
+// hostileClient is an in-process client and the server it talks to.
+type hostileClient struct {
+	c   *client.Client
+	srv *server.MCPServer
+}
+
+// hostileConnect starts an in-process client on a server built from d, with
+// output validation on so a result that breaks its own schema fails.
+func hostileConnect(t testing.TB, d Deps) *hostileClient {
+	t.Helper()
+	srv := newServer(d, server.WithOutputSchemaValidation())
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "tools-hostile", Version: "1"}
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return &hostileClient{c: c, srv: srv}
+}
+
+// call sends raw arguments to a tool through the client. When the client
+// cannot encode them (encoding/json refuses nesting deeper than 10000
+// levels) the server gets the raw message, as from a client written in
+// another language.
+func (h *hostileClient) call(ctx context.Context, tool, args string) (*mcp.CallToolResult, error) {
 	var req mcp.CallToolRequest
 	req.Params.Name = tool
 	req.Params.Arguments = json.RawMessage(args)
-	return c.CallTool(ctx, req)
+	res, err := h.c.CallTool(ctx, req)
+	var te *transport.Error
+	if !errors.As(err, &te) {
+		return res, err
+	}
+	msg := `{"jsonrpc":"2.0","id":"hostile","method":"tools/call","params":{"name":` + hostileJSON(tool) + `,"arguments":` + args + `}}`
+	data, err := json.Marshal(h.srv.HandleMessage(ctx, []byte(msg)))
+	if err != nil {
+		return nil, fmt.Errorf("encode the server's answer: %w", err)
+	}
+	var reply struct {
+		Result *json.RawMessage         `json:"result"`
+		Error  *mcp.JSONRPCErrorDetails `json:"error"`
+	}
+	if err := json.Unmarshal(data, &reply); err != nil {
+		return nil, fmt.Errorf("decode the server's answer %s: %w", data, err)
+	}
+	if reply.Error != nil {
+		return nil, reply.Error.AsError()
+	}
+	if reply.Result == nil {
+		return nil, fmt.Errorf("the server answered neither result nor error: %s", data)
+	}
+	return mcp.ParseCallToolResult(reply.Result)
 }
 
-// short cuts long text for messages.
+// hostileShort cuts long text for messages.
 func hostileShort(s string) string {
 	if len(s) > 300 {
 		return fmt.Sprintf("%s… (%d bytes)", s[:300], len(s))
@@ -449,7 +504,7 @@ func TestHostileArguments(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			ids := seedHostile(t, f)
-			c, _ := f.connect(t)
+			c := hostileConnect(t, f.deps)
 			var rejected, accepted, protocol, bind int
 			before := f.hostileState(t)
 			race := hostileRace()
@@ -462,7 +517,7 @@ func TestHostileArguments(t *testing.T) {
 					continue
 				}
 				start := time.Now()
-				res, err := hostileCall(t.Context(), c, tool.Name, tc.args)
+				res, err := c.call(t.Context(), tool.Name, tc.args)
 				if d := time.Since(start); d > 2*time.Second {
 					t.Logf("%s: slow: %v", tc.name, d)
 				}
@@ -511,7 +566,7 @@ func TestHostileArguments(t *testing.T) {
 func TestHostileRejectedWritesChangeNothing(t *testing.T) {
 	f := newFixture(t)
 	ids := seedHostile(t, f)
-	c, _ := f.connect(t)
+	c := hostileConnect(t, f.deps)
 	q := hostileJSON(ids[0])
 	cases := []struct{ tool, args string }{
 		{"forget", `{"ids":[` + q + `,"no-such-id"]}`},
@@ -551,7 +606,7 @@ func TestHostileRejectedWritesChangeNothing(t *testing.T) {
 		if !known[tc.tool] {
 			continue
 		}
-		res, err := hostileCall(t.Context(), c, tc.tool, tc.args)
+		res, err := c.call(t.Context(), tc.tool, tc.args)
 		switch {
 		case err != nil && errors.Is(err, mcp.ErrInternalError):
 			t.Errorf("%s %s: internal error: %v", tc.tool, hostileShort(tc.args), err)
