@@ -25,7 +25,8 @@ func (s *Store) Forget(ctx context.Context, r ForgetRequest) (ForgetResult, erro
 	}
 	if len(r.IDs) > 0 {
 		// Every id must exist, whether or not the filter selects it.
-		found, err := selectRows(ctx, s.db, "", false, `m.id IN (`+placeholders(len(r.IDs))+`)`, anys(r.IDs)...)
+		cond, arg := idsIn("m.id", r.IDs)
+		found, err := selectRows(ctx, s.db, "", false, cond, arg)
 		if err != nil {
 			return ForgetResult{}, fmt.Errorf("forget: %w", err)
 		}
@@ -35,7 +36,7 @@ func (s *Store) Forget(ctx context.Context, r ForgetRequest) (ForgetResult, erro
 		}
 		for _, id := range r.IDs {
 			if !have[id] {
-				return ForgetResult{}, fmt.Errorf("forget %s: %w", id, ErrNotFound)
+				return ForgetResult{}, fmt.Errorf("forget %s: %w", clip(id), ErrNotFound)
 			}
 		}
 	}
@@ -93,8 +94,9 @@ func forgetFilter(r ForgetRequest) (string, []any, error) {
 	var conds []string
 	var args []any
 	if len(r.IDs) > 0 {
-		conds = append(conds, `m.id IN (`+placeholders(len(r.IDs))+`)`)
-		args = append(args, anys(r.IDs)...)
+		cond, arg := idsIn("m.id", r.IDs)
+		conds = append(conds, cond)
+		args = append(args, arg)
 	}
 	if scope := strings.TrimSpace(r.Scope); scope != "" {
 		conds = append(conds, `m.scope = ?`)

@@ -193,7 +193,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 	switch l.Type {
 	case "header":
 		if l.Format != ExportFormat {
-			return parsedLine{}, fmt.Errorf("header of format %q: want %q", l.Format, ExportFormat)
+			return parsedLine{}, fmt.Errorf("header of format %s: want %q", quote(l.Format), ExportFormat)
 		}
 		if l.Version != ExportVersion {
 			return parsedLine{}, fmt.Errorf("export format version %d: this mneme reads version %d", l.Version, ExportVersion)
@@ -218,7 +218,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 			return parsedLine{}, errors.New("an entity needs a name")
 		}
 		var tags []string
-		if t := strings.ToLower(strings.TrimSpace(l.EntityType)); isTag(t) {
+		if t := strings.ToLower(strings.TrimSpace(l.EntityType)); isTag(t) && len(t) <= MaxTagBytes {
 			tags = []string{t}
 		}
 		var p parsedLine
@@ -228,7 +228,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 			}
 			m, err := newMemory(Draft{Scope: scope, Content: name + ": " + obs, Tags: tags, Time: now, Source: "import"}, now, scope)
 			if err != nil {
-				return parsedLine{}, fmt.Errorf("entity %q: %s", name, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+				return parsedLine{}, fmt.Errorf("entity %s: %s", quote(name), strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
 			}
 			p.graph = append(p.graph, m)
 		}
@@ -255,7 +255,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 	case "":
 		return parsedLine{}, errors.New(`the line has no "type": want header, memory, entity or relation`)
 	default:
-		return parsedLine{}, fmt.Errorf("unknown type %q: want header, memory, entity or relation", l.Type)
+		return parsedLine{}, fmt.Errorf("unknown type %s: want header, memory, entity or relation", quote(l.Type))
 	}
 }
 
@@ -263,10 +263,13 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 // a hand-edited file may lack.
 func checkImported(m *Memory) error {
 	if u, err := uuid.Parse(m.ID); err != nil || u.String() != m.ID {
-		return fmt.Errorf("memory id %q is not a UUID in canonical form", m.ID)
+		return fmt.Errorf("memory id %s is not a UUID in canonical form", quote(m.ID))
 	}
 	if m.Scope = strings.TrimSpace(m.Scope); m.Scope == "" {
 		return fmt.Errorf("memory %s has no scope", m.ID)
+	}
+	if err := checkScope(m.Scope); err != nil {
+		return fmt.Errorf("memory %s: %s", m.ID, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
 	}
 	if m.Kind == "" {
 		m.Kind = KindThought

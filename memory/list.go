@@ -47,8 +47,9 @@ func (s *Store) List(ctx context.Context, f ListFilter) ([]Memory, error) {
 		for i, t := range f.Tags {
 			tags[i] = strings.ToLower(strings.TrimSpace(t))
 		}
-		conds = append(conds, `EXISTS (SELECT 1 FROM json_each(x.tags) WHERE json_each.value IN (`+placeholders(len(tags))+`))`)
-		args = append(args, anys(tags)...)
+		cond, arg := idsIn("json_each.value", tags)
+		conds = append(conds, `EXISTS (SELECT 1 FROM json_each(x.tags) WHERE `+cond+`)`)
+		args = append(args, arg)
 	}
 	if !f.Since.IsZero() {
 		conds = append(conds, `x.created >= ?`)
@@ -59,8 +60,9 @@ func (s *Store) List(ctx context.Context, f ListFilter) ([]Memory, error) {
 		args = append(args, f.Thread)
 	}
 	if len(f.IDs) > 0 {
-		conds = append(conds, `x.id IN (`+placeholders(len(f.IDs))+`)`)
-		args = append(args, anys(f.IDs)...)
+		cond, arg := idsIn("x.id", f.IDs)
+		conds = append(conds, cond)
+		args = append(args, arg)
 	}
 	if !f.IncludeArchived {
 		conds = append(conds, `x.archived IS NULL`)

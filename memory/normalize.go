@@ -1,10 +1,13 @@
 package memory
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -34,6 +37,9 @@ func factKey(m Memory) any {
 // newMemory turns a draft into a new memory with defaults filled in, or
 // fails with ErrInvalid and a sentence saying what to fix.
 func newMemory(d Draft, now time.Time, defaultScope string) (Memory, error) {
+	if err := checkScope(d.Scope); err != nil {
+		return Memory{}, err
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return Memory{}, fmt.Errorf("new id: %w", err)
@@ -80,6 +86,9 @@ func newMemory(d Draft, now time.Time, defaultScope string) (Memory, error) {
 // stay. Content derived from the fact or episode fields is derived again
 // when the draft gives none.
 func mergeDraft(old Memory, d Draft, now time.Time) (Memory, error) {
+	if err := checkScope(d.Scope); err != nil {
+		return Memory{}, err
+	}
 	m := old
 	m.Tags = slices.Clone(old.Tags)
 	set := func(dst *string, v string) {
@@ -129,7 +138,10 @@ func finishMemory(m *Memory) error {
 	switch m.Kind {
 	case KindThought, KindFact, KindEpisode:
 	default:
-		return fmt.Errorf("%w: kind %q is not one of thought, fact, episode", ErrInvalid, m.Kind)
+		return fmt.Errorf("%w: kind %s is not one of thought, fact, episode", ErrInvalid, quote(string(m.Kind)))
+	}
+	if err := checkSizes(m); err != nil {
+		return err
 	}
 	for _, f := range []*string{&m.Content, &m.Subject, &m.Predicate, &m.Object, &m.Context,
 		&m.Observation, &m.Thoughts, &m.Action, &m.Result, &m.Thread} {
@@ -193,19 +205,25 @@ func derivedContent(m Memory) string {
 
 // normalizeTags trims and lower-cases tags and drops repeats; a tag must
 // then be one word of letters a-z and digits starting with a letter.
+// It stops at the first tag past MaxTags, so a huge list costs no more
+// than a short one.
 func normalizeTags(tags []string) ([]string, error) {
-	out := make([]string, 0, len(tags))
+	out := make([]string, 0, min(len(tags), MaxTags))
 	for _, t := range tags {
 		t = strings.ToLower(strings.TrimSpace(t))
+		if len(t) > MaxTagBytes {
+			return nil, fmt.Errorf("%w: tag %s is %d bytes, more than the limit of %d: use one short word like \"food\"", ErrInvalid, quote(t), len(t), MaxTagBytes)
+		}
 		if !isTag(t) {
-			return nil, fmt.Errorf("%w: tag %q is not one lowercase word of letters and digits: use e.g. \"food\" or \"work2\"", ErrInvalid, t)
+			return nil, fmt.Errorf("%w: tag %s is not one lowercase word of letters and digits: use e.g. \"food\" or \"work2\"", ErrInvalid, quote(t))
 		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
+		if slices.Contains(out, t) { // out holds at most MaxTags
+			continue
 		}
-	}
-	if len(out) > MaxTags {
-		return nil, fmt.Errorf("%w: %d tags given, at most %d allowed: keep the most telling ones", ErrInvalid, len(out), MaxTags)
+		if len(out) == MaxTags {
+			return nil, fmt.Errorf("%w: more than %d different tags given, at most %d allowed: keep the most telling ones", ErrInvalid, MaxTags, MaxTags)
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -220,4 +238,105 @@ func isTag(t string) bool {
 		}
 	}
 	return true
+}
+
+// maxQuoted is how many bytes of a caller's value an error message quotes.
+const maxQuoted = 80
+
+// clip returns s cut to about maxQuoted bytes (at a rune boundary) with
+// "…" appended when it was cut, so that an error message naming a value the
+// caller sent stays short however large the value was.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	n := maxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// quote is %q of clip(s): the way every error message quotes a value the
+// caller sent.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(clip(s)) + fmt.Sprintf(" (%d bytes)", len(s))
+}
+
+// checkScope checks a scope a caller names ("" is the default scope): at
+// most MaxScopeBytes of letters, digits and : . _ - /.
+func checkScope(scope string) error {
+	scope = strings.TrimSpace(scope)
+	if len(scope) > MaxScopeBytes {
+		return fmt.Errorf("%w: scope %s is %d bytes, more than the limit of %d: name the scope in a word or two, like personal or project:mneme", ErrInvalid, quote(scope), len(scope), MaxScopeBytes)
+	}
+	for _, r := range scope {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(":._-/", r) {
+			return fmt.Errorf("%w: scope %s has the character %q: a scope is letters, digits and : . _ - / only, like personal or project:mneme", ErrInvalid, quote(scope), r)
+		}
+	}
+	return nil
+}
+
+// checkSizes checks the sizes of m's fields other than its scope and tags.
+func checkSizes(m *Memory) error {
+	for _, f := range []struct {
+		name string
+		v    string
+		max  int
+	}{
+		{"subject", m.Subject, MaxFactFieldBytes}, {"predicate", m.Predicate, MaxFactFieldBytes},
+		{"object", m.Object, MaxFactFieldBytes}, {"context", m.Context, MaxFactFieldBytes},
+		{"thread", m.Thread, MaxThreadBytes}, {"source", m.Source, MaxThreadBytes},
+	} {
+		if len(f.v) > f.max {
+			return fmt.Errorf("%w: %s is %d bytes, more than the limit of %d: keep it to a few words", ErrInvalid, f.name, len(f.v), f.max)
+		}
+	}
+	if n := len(m.Content); n > MaxContentBytes {
+		return fmt.Errorf("%w: content is %d bytes, more than the limit of %d: split it into smaller memories", ErrInvalid, n, MaxContentBytes)
+	}
+	n := 0
+	for _, f := range []string{m.Observation, m.Thoughts, m.Action, m.Result} {
+		n += len(f)
+	}
+	if n > 0 && strings.TrimSpace(m.Content) != derivedContent(*m) {
+		n += len(m.Content)
+	}
+	if n > MaxEpisodeBytes {
+		return fmt.Errorf("%w: content, observation, thoughts, action and result are %d bytes together, more than the limit of %d: shorten them or split the episode into several memories", ErrInvalid, n, MaxEpisodeBytes)
+	}
+	if len(m.Meta) > 0 {
+		data, err := json.Marshal(m.Meta)
+		if err != nil {
+			return fmt.Errorf("%w: meta: %v", ErrInvalid, err)
+		}
+		if len(data) > MaxMetaBytes {
+			return fmt.Errorf("%w: meta is %d bytes as JSON, more than the limit of %d: keep fewer or shorter entries", ErrInvalid, len(data), MaxMetaBytes)
+		}
+	}
+	return nil
+}
+
+// Check validates the draft's sizes and scope as Remember, Apply and Import
+// will, without touching a store: callers can reject a huge draft before
+// doing any work on it. It is ErrInvalid with a sentence naming the field
+// and its limit. It is safe to call concurrently.
+func (d Draft) Check() error {
+	if err := checkScope(d.Scope); err != nil {
+		return err
+	}
+	if len(d.Tags) > 0 {
+		if _, err := normalizeTags(d.Tags); err != nil {
+			return err
+		}
+	}
+	m := Memory{Kind: d.Kind, Content: d.Content,
+		Subject: d.Subject, Predicate: d.Predicate, Object: d.Object, Context: d.Context,
+		Observation: d.Observation, Thoughts: d.Thoughts, Action: d.Action, Result: d.Result,
+		Thread: d.Thread, Source: d.Source, Meta: d.Meta}
+	return checkSizes(&m)
 }

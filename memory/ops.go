@@ -177,9 +177,9 @@ func (s *Store) plan(ctx context.Context, q querier, ops []Op, now time.Time) ([
 		for _, id := range op.IDs {
 			if j, ok := claimed[id]; ok {
 				if j == i {
-					return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s twice: name it once", ErrInvalid, i, op.Op, id)
+					return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s twice: name it once", ErrInvalid, i, op.Op, clip(id))
 				}
-				return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s, which ops[%d] already names: name each memory in one op", ErrInvalid, i, op.Op, id, j)
+				return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s, which ops[%d] already names: name each memory in one op", ErrInvalid, i, op.Op, clip(id), j)
 			}
 			claimed[id] = i
 			all = append(all, id)
@@ -187,7 +187,8 @@ func (s *Store) plan(ctx context.Context, q querier, ops []Op, now time.Time) ([
 	}
 	byID := make(map[string]Memory, len(all))
 	if len(all) > 0 {
-		rows, err := selectRows(ctx, q, "", false, `m.id IN (`+placeholders(len(all))+`)`, anys(all)...)
+		cond, arg := idsIn("m.id", all)
+		rows, err := selectRows(ctx, q, "", false, cond, arg)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +202,7 @@ func (s *Store) plan(ctx context.Context, q querier, ops []Op, now time.Time) ([
 		for _, id := range op.IDs {
 			m, ok := byID[id]
 			if !ok {
-				return nil, fmt.Errorf("ops[%d] (%s): memory %s: %w", i, op.Op, id, ErrNotFound)
+				return nil, fmt.Errorf("ops[%d] (%s): memory %s: %w", i, op.Op, clip(id), ErrNotFound)
 			}
 			if m.IsArchived() {
 				by := ""
@@ -258,7 +259,7 @@ func checkOp(i int, op Op) error {
 			return bad("an archive stores nothing: drop the draft, or use supersede to replace the memories")
 		}
 	default:
-		return fmt.Errorf("%w: ops[%d]: op %q is not one of add, merge, supersede, archive", ErrInvalid, i, op.Op)
+		return fmt.Errorf("%w: ops[%d]: op %s is not one of add, merge, supersede, archive", ErrInvalid, i, quote(string(op.Op)))
 	}
 	if op.Draft.ID != "" {
 		return bad("leave the draft's id empty: the op always stores a new memory")
@@ -292,11 +293,11 @@ func (s *Store) newFromOp(op Op, olds []Memory, now time.Time) (Memory, error) {
 		scope := olds[0].Scope
 		for _, o := range olds[1:] {
 			if o.Scope != scope {
-				return Memory{}, fmt.Errorf("%w: memories %s and %s are in different scopes (%q, %q): combine memories of one scope", ErrInvalid, olds[0].ID, o.ID, scope, o.Scope)
+				return Memory{}, fmt.Errorf("%w: memories %s and %s are in different scopes (%s, %s): combine memories of one scope", ErrInvalid, olds[0].ID, o.ID, quote(scope), quote(o.Scope))
 			}
 		}
 		if ds := strings.TrimSpace(d.Scope); ds != "" && ds != scope {
-			return Memory{}, fmt.Errorf("%w: the draft's scope %q differs from the scope %q of the memories it replaces: leave it empty", ErrInvalid, ds, scope)
+			return Memory{}, fmt.Errorf("%w: the draft's scope %s differs from the scope %s of the memories it replaces: leave it empty", ErrInvalid, quote(ds), quote(scope))
 		}
 		d.Scope = scope
 		byTime := slices.Clone(olds)

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -297,7 +298,8 @@ func (s *Store) Get(ctx context.Context, ids []string) ([]Memory, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := selectRows(ctx, s.db, "", false, `id IN (`+placeholders(len(ids))+`)`, anys(ids)...)
+	cond, arg := idsIn("m.id", ids)
+	rows, err := selectRows(ctx, s.db, "", false, cond, arg)
 	if err != nil {
 		return nil, fmt.Errorf("get: %w", err)
 	}
@@ -309,7 +311,7 @@ func (s *Store) Get(ctx context.Context, ids []string) ([]Memory, error) {
 	for _, id := range ids {
 		m, ok := byID[id]
 		if !ok {
-			return nil, fmt.Errorf("get %s: %w", id, ErrNotFound)
+			return nil, fmt.Errorf("get %s: %w", clip(id), ErrNotFound)
 		}
 		out = append(out, m)
 	}
@@ -350,4 +352,12 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	return st, nil
+}
+
+// idsIn is the condition "col is one of ids" with its one argument: the
+// ids as a JSON array read by json_each, so any number of ids takes one
+// SQL variable (SQLite allows 32766) and one statement.
+func idsIn(col string, ids []string) (string, any) {
+	data, _ := json.Marshal(ids) // a []string always encodes (bad UTF-8 as U+FFFD, which no id holds)
+	return col + ` IN (SELECT value FROM json_each(?))`, string(data)
 }

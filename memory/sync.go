@@ -69,7 +69,8 @@ func (s *Store) change(ctx context.Context, fn func(w *wtx) error) (map[string]M
 	}
 	var rows []row
 	if len(w.touched) > 0 {
-		if rows, err = selectRows(ctx, tx, s.opts.ModelID, true, `m.id IN (`+placeholders(len(w.touched))+`)`, anys(w.touched)...); err != nil {
+		cond, arg := idsIn("m.id", w.touched)
+		if rows, err = selectRows(ctx, tx, s.opts.ModelID, true, cond, arg); err != nil {
 			return nil, err
 		}
 	}
@@ -243,7 +244,8 @@ func (s *Store) reinforce(ctx context.Context, ids []string, now time.Time) erro
 		return nil
 	}
 	_, err = s.change(ctx, func(w *wtx) error {
-		rows, err := selectRows(ctx, w, "", false, `m.id IN (`+placeholders(len(ids))+`)`, anys(ids)...)
+		cond, arg := idsIn("m.id", ids)
+		rows, err := selectRows(ctx, w, "", false, cond, arg)
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,21 @@ const (
 	MaxTags         = 3
 	MaxLimit        = 50
 	DefaultLimit    = 5
+
+	// MaxScopeBytes bounds a scope, which is also limited to letters,
+	// digits and the characters : . _ - /.
+	MaxScopeBytes = 64
+	// MaxThreadBytes bounds a thread id and a source.
+	MaxThreadBytes = 256
+	// MaxTagBytes bounds one tag.
+	MaxTagBytes = 32
+	// MaxFactFieldBytes bounds each of subject, predicate, object and context.
+	MaxFactFieldBytes = 1024
+	// MaxEpisodeBytes bounds content, observation, thoughts, action and
+	// result together (content derived from the episode fields counts once).
+	MaxEpisodeBytes = 32 * 1024
+	// MaxMetaBytes bounds the meta map encoded as JSON.
+	MaxMetaBytes = 8 * 1024
 )
 
 // Sentinel errors returned by the Store. The MCP and CLI layers map them to
