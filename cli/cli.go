@@ -39,7 +39,7 @@ type command struct {
 // commands lists the subcommands in the order help shows them.
 func commands() []command {
 	return []command{
-		{"serve", "[--transport stdio]", "serve the store over MCP on stdin/stdout (the default command)", runServe},
+		{"serve", "[--transport stdio|http|sse] [--addr HOST:PORT] [--scope S]", "serve the store over MCP: stdin/stdout (the default command), streamable HTTP or SSE", runServe},
 		{"remember", "TEXT [--tag T]... [--time RFC3339] [--kind K] [--scope S] [--subject S --predicate P --object O] [--thread T]", "store a memory", runRemember},
 		{"recall", "QUERY [--limit N] [--scope S]... [--when EXPR] [--tag T]... [--include-archived] [--no-reinforce]", "find memories", runRecall},
 		{"forget", "ID... [--purge] [--dry-run]", "archive memories (or delete them for good with --purge)", runForget},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -312,7 +313,10 @@ func TestErrors(t *testing.T) {
 		{[]string{"stats", "--now", "soon"}, 2, "MNEME_NOW"},
 		{[]string{"stats", "--log-level", "loud"}, 2, "log"},
 		{[]string{"stats", "--config", "/nonexistent/mneme.toml"}, 2, "nonexistent"},
-		{[]string{"serve", "--transport", "http"}, 2, "later version"},
+		{[]string{"serve", "--transport", "tcp"}, 2, "use stdio, http or sse"},
+		{[]string{"serve", "--transport", "http", "--addr", "8765"}, 2, "host:port"},
+		{[]string{"serve", "--transport", "http", "--addr", "0.0.0.0:0"}, 2, "without a token"},
+		{[]string{"serve", "--scope", " "}, 2, "scope"},
 		{[]string{"bench"}, 2, "--memories and --queries"},
 		{[]string{"forget", "no-such-id"}, 1, "not found"},
 		{[]string{"help", "frobnicate"}, 2, "unknown command"},
@@ -371,31 +375,47 @@ func TestVersionAndHelp(t *testing.T) {
 }
 
 // TestDefaultCommandServes runs plain `mneme` (no command) in-process: it is
-// serve over stdio, and stdout carries only the JSON-RPC responses.
+// serve over stdio, and stdout carries only the JSON-RPC responses. Stdin
+// stays open until both responses have arrived (matched by id), as a real
+// client's does.
 func TestDefaultCommandServes(t *testing.T) {
 	e := newTestEnv(t)
-	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
-		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), nil, func(k string) string { return e.vars[k] }, in, &out, &errb)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("want 2 responses, got %d lines:\n%s", len(lines), out.String())
-	}
-	for _, l := range lines {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		code := Run(context.Background(), nil, func(k string) string { return e.vars[k] }, inR, outW, &errb)
+		outW.Close()
+		done <- code
+	}()
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n")
+
+	got := map[float64]string{}
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	for len(got) < 2 && sc.Scan() {
 		var msg struct {
 			JSONRPC string          `json:"jsonrpc"`
+			ID      float64         `json:"id"`
 			Result  json.RawMessage `json:"result"`
 		}
-		if err := json.Unmarshal([]byte(l), &msg); err != nil || msg.JSONRPC != "2.0" || msg.Result == nil {
-			t.Errorf("not a JSON-RPC result: %q", l)
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil || msg.JSONRPC != "2.0" || msg.Result == nil {
+			t.Fatalf("not a JSON-RPC result: %q", sc.Text())
 		}
+		got[msg.ID] = sc.Text()
 	}
-	if !strings.Contains(lines[1], `"remember"`) {
-		t.Errorf("tools/list lacks remember: %s", lines[1])
+	inW.Close()
+	go io.Copy(io.Discard, outR) // keep reading: the server must never block on stdout
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if len(got) != 2 || got[1] == "" {
+		t.Fatalf("want responses to ids 1 and 2, got %v", got)
+	}
+	if !strings.Contains(got[2], `"remember"`) {
+		t.Errorf("tools/list lacks remember: %s", got[2])
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -72,15 +73,28 @@ func envIn(dir string, extra ...string) []string {
 	return append(env, extra...)
 }
 
+// newClient returns the official Go SDK's client. It declares no roots
+// capability, so calls use the personal scope: project scopes from roots
+// have a test of their own (TestServeRootsScope).
+func newClient() *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "mneme-e2e", Version: "1"},
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+}
+
 // connect starts `mneme serve` with env and returns an initialised client
 // session; the process is stopped when the test ends (or earlier by Close).
 func connect(t testing.TB, env []string) *mcp.ClientSession {
 	t.Helper()
+	return connectWith(t, newClient(), env)
+}
+
+// connectWith is connect with a client of the caller's.
+func connectWith(t testing.TB, client *mcp.Client, env []string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = env
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "mneme-e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -261,46 +275,125 @@ func TestTwoServersOneStore(t *testing.T) {
 }
 
 // TestServeStdoutIsOnlyJSONRPC speaks raw JSON-RPC with debug logging on and
-// checks that every line on stdout is a JSON-RPC message.
+// checks that every line on stdout is a JSON-RPC message. Responses are
+// matched by id (tool calls run concurrently and may answer out of order),
+// and stdin stays open until all of them have arrived, as a real client's
+// does.
 func TestServeStdoutIsOnlyJSONRPC(t *testing.T) {
 	cmd := exec.Command(bin, "serve", "--log-level", "debug")
 	cmd.Env = procEnv(t)
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
-	cmd.Stdin = strings.NewReader(strings.Join([]string{
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if _, err := io.WriteString(stdin, strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"content":"raw client note"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"raw client"}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
-	}, "\n") + "\n")
-	out, err := cmd.Output()
-	if err != nil {
+	}, "\n")+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	got := readResponses(t, stdout, 1, 2, 3, 4)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
 		t.Fatalf("serve: %v\nstderr: %s", err, stderr.String())
 	}
-	ids := map[float64]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var msg struct {
-			JSONRPC string   `json:"jsonrpc"`
-			ID      *float64 `json:"id"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil || msg.JSONRPC != "2.0" {
-			t.Fatalf("stdout line is not JSON-RPC: %q", sc.Text())
-		}
-		if msg.ID != nil {
-			ids[*msg.ID] = true
-		}
-	}
-	for _, id := range []float64{1, 2, 3, 4} {
-		if !ids[id] {
-			t.Errorf("no response to request %v; stdout:\n%s", id, out)
+	for id, msg := range got {
+		if id != 4 && !strings.Contains(msg, `"result"`) {
+			t.Errorf("request %v failed: %s", id, msg)
 		}
 	}
 	if stderr.Len() == 0 {
 		t.Error("no logs on stderr at debug level")
 	}
+}
+
+// readResponses reads JSON-RPC lines from r until a response to each of ids
+// has arrived, failing on any line that is not JSON-RPC or after 30 s. It
+// returns the responses by id.
+func readResponses(t testing.TB, r io.Reader, ids ...float64) map[float64]string {
+	t.Helper()
+	type line struct {
+		text string
+		err  error
+	}
+	lines := make(chan line)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- line{text: sc.Text()}
+		}
+		lines <- line{err: fmt.Errorf("stdout ended: %v", sc.Err())}
+	}()
+	got := map[float64]string{}
+	timeout := time.After(30 * time.Second)
+	for len(got) < len(ids) {
+		select {
+		case l := <-lines:
+			if l.err != nil {
+				t.Fatalf("%v; responses so far: %v", l.err, got)
+			}
+			var msg struct {
+				JSONRPC string   `json:"jsonrpc"`
+				ID      *float64 `json:"id"`
+				Method  string   `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(l.text), &msg); err != nil || msg.JSONRPC != "2.0" {
+				t.Fatalf("stdout line is not JSON-RPC: %q", l.text)
+			}
+			if msg.ID != nil && msg.Method == "" && slices.Contains(ids, *msg.ID) {
+				got[*msg.ID] = l.text
+			}
+		case <-timeout:
+			t.Fatalf("no response to all of %v within 30s; got %v", ids, got)
+		}
+	}
+	go func() { // drain the rest so the server never blocks on a full pipe
+		for l := range lines {
+			if l.err != nil {
+				return
+			}
+		}
+	}()
+	return got
+}
+
+// syncBuffer is a bytes.Buffer safe for a process writing and a test
+// reading at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func (b *syncBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Len()
 }
 
 // mneme runs the binary with args and env and returns stdout, stderr and

@@ -48,9 +48,10 @@ type env struct {
 }
 
 // loadConfig layers the configuration: defaults, the file, MNEME_* variables
-// (config.Load does these three), then the flags that were given; it then
-// validates the result. Every error is a usage error (exit 2).
-func (a *app) loadConfig() (config.Config, error) {
+// (config.Load does these three), then the global flags that were given and
+// the command's own (override, may be nil); it then validates the result.
+// Every error is a usage error (exit 2).
+func (a *app) loadConfig(override func(*config.Config)) (config.Config, error) {
 	getenv := a.getenv
 	if a.g.config != "" {
 		// --config names the file exactly as MNEME_CONFIG would.
@@ -85,6 +86,9 @@ func (a *app) loadConfig() (config.Config, error) {
 	if set["log-level"] {
 		cfg.LogLevel = a.g.logLevel
 	}
+	if override != nil {
+		override(&cfg)
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageError{err}
 	}
@@ -93,8 +97,12 @@ func (a *app) loadConfig() (config.Config, error) {
 
 // setup loads the configuration and builds the clock, time zone and logger.
 // The caller must call env.close.
-func (a *app) setup() (*env, error) {
-	cfg, err := a.loadConfig()
+func (a *app) setup() (*env, error) { return a.setupWith(nil) }
+
+// setupWith is setup with the command's own flags applied to the
+// configuration by override (after the global flags, before validation).
+func (a *app) setupWith(override func(*config.Config)) (*env, error) {
+	cfg, err := a.loadConfig(override)
 	if err != nil {
 		return nil, err
 	}
