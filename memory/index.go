@@ -39,6 +39,7 @@ type doc struct {
 	m     Memory
 	vec   []float32 // unit length; nil = none
 	terms []termFreq
+	timed bool // its text states a time ("yesterday", "last May")
 	scope *scopeIndex
 	slot  int32
 }
@@ -153,7 +154,7 @@ func (ix *index) put(m Memory, vec []float32) {
 	}
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
-	d := &doc{m: m, vec: vec, terms: terms, scope: sc}
+	d := &doc{m: m, vec: vec, terms: terms, scope: sc, timed: statesTime(m.Content, ix.opts.Location)}
 	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})

@@ -102,6 +102,19 @@ func TestRankExactWindow(t *testing.T) {
 		t.Errorf("filter: ranked %v, want in first", got)
 	}
 
+	// Read from the text, a window whose memories match the words boosts:
+	// the one inside leads, the one told a week later still comes.
+	soft := &window{from: win.from, to: win.to, soft: true}
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("lunch with Ana"), win: soft})
+	if applied != "boost" || len(got) < 2 || got[0] != "in" || !slices.Contains(got, "out") {
+		t.Errorf("soft: ranked %v applied %q, want in first, out later, boosted", got, applied)
+	}
+	// Words matching nothing inside it: a pure time question over the window.
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("sushi"), win: soft})
+	if applied != "filter" || !slices.Equal(got, []string{"other", "in"}) && !slices.Equal(got, []string{"in", "other"}) {
+		t.Errorf("soft, no match inside: ranked %v applied %q", got, applied)
+	}
+
 	// A window that holds nothing boosts by closeness instead of answering nothing.
 	win = &window{from: rankDay0.AddDate(0, 0, 13), to: rankDay0.AddDate(0, 0, 14)}
 	got, applied = rankIDs(t, ix, search{terms: queryTerms("lunch with Ana"), win: win})
@@ -220,6 +233,55 @@ func TestRankNeighbours(t *testing.T) {
 	got, _ := rankIDs(t, ix, search{terms: queryTerms("instrument")})
 	if !slices.Contains(got, "a") {
 		t.Errorf("answer turn not found through its question: %v", got)
+	}
+
+	// Two turns on (farNeighbour) still inherits a little; three do not.
+	rk.VectorWeight, rk.PRFTerms = 0, 0
+	ix = newTestIndex(rk)
+	putAll(t, ix,
+		turn("q", "Caroline: how was the camping trip?", 1),
+		turn("m", "Melanie: so good", 2),
+		turn("a", "Melanie: we roasted marshmallows by the fire", 3),
+		turn("z", "Caroline: sounds lovely, I baked bread", 4),
+	)
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("camping trip")})
+	if !slices.Equal(got, []string{"q", "m", "a"}) {
+		t.Errorf("ranked %v, want q m a", got)
+	}
+}
+
+func TestAsksWhen(t *testing.T) {
+	for q, want := range map[string]bool{
+		"When did Caroline go to the support group?": true,
+		"In what year did Jon open the studio?":      true,
+		"How long has Melanie been painting?":        true,
+		"So when was the move?":                      true,
+		"What did Caroline paint?":                   false,
+		"Where does Jon live when he travels?":       false,
+		"":                                           false,
+	} {
+		if got := asksWhen(q); got != want {
+			t.Errorf("asksWhen(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestRankWhenPrefersMemoriesStatingATime(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("plain", "Ana: the pottery class was great fun", 0),
+		rmem("timed", "Ana: the pottery class last Friday was great fun", 0),
+	)
+	if !ix.byID["timed"].timed || ix.byID["plain"].timed {
+		t.Fatalf("timed flags: timed %v plain %v", ix.byID["timed"].timed, ix.byID["plain"].timed)
+	}
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("pottery class"), when: true})
+	if !slices.Equal(got, []string{"timed", "plain"}) {
+		t.Errorf("when: ranked %v, want timed first", got)
+	}
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("pottery class")})
+	if got[0] != "plain" {
+		t.Errorf("not a when question: ranked %v, want plain (shorter) first", got)
 	}
 }
 

@@ -19,9 +19,13 @@ import (
 // Time comes from q.From/q.To when set (an explicit window that filters),
 // else from q.When (a time expression; one it cannot read is ErrInvalid with
 // a sentence saying what it accepts), else from a time expression found in
-// q.Text, which is then left out of the words matched. An exact window
-// filters, and becomes a strong boost when it holds nothing; a vague one
-// ("a few days ago") boosts; "our first conversation" and "last time"
+// q.Text, which is then left out of the words matched. An explicit window
+// (q.From/q.To) filters; an exact one read from a time expression filters
+// a pure time question ("what did we do yesterday?") and boosts the
+// memories inside it when the words match there ("which bug did we fix
+// yesterday?"; people tell of events later than they happen); either
+// becomes a strong boost when it holds nothing. A vague one ("a few days
+// ago") boosts; "our first conversation" and "last time"
 // resolve to the scopes' first or last conversation. Result.Window says what
 // was applied.
 //
@@ -124,6 +128,7 @@ func (s *Store) recallRanked(ctx context.Context, q Query, now time.Time) (Resul
 		win:      win,
 		archived: q.IncludeArchived,
 		minP:     q.MinProbability,
+		when:     asksWhen(q.Text),
 	}
 	if len(sr.terms) > 0 && s.opts.Ranking.VectorWeight > 0 {
 		// Text without features embeds to an error: rank without a vector then.
@@ -168,7 +173,7 @@ func (s *Store) resolveTime(q Query, now time.Time, scopes []string) (*window, *
 	}
 	switch m.Kind {
 	case timeexpr.Exact:
-		return &window{from: m.From, to: m.To}, &Window{Expr: m.Expr, From: m.From, To: m.To, Kind: "exact"}, text, nil
+		return &window{from: m.From, to: m.To, soft: true}, &Window{Expr: m.Expr, From: m.From, To: m.To, Kind: "exact"}, text, nil
 	case timeexpr.Vague:
 		w := &window{vague: true, anchor: m.Anchor, spread: m.Spread}
 		return w, &Window{Expr: m.Expr, From: m.From, To: m.To, Anchor: m.Anchor, Kind: "vague"}, text, nil
@@ -183,7 +188,7 @@ func (s *Store) resolveTime(q Query, now time.Time, scopes []string) (*window, *
 			// No conversation to anchor to: rank the words alone.
 			return nil, nil, text, nil
 		}
-		return &window{from: sp.from, to: sp.to}, &Window{Expr: m.Expr, From: sp.from, To: sp.to, Kind: kind}, text, nil
+		return &window{from: sp.from, to: sp.to, soft: true}, &Window{Expr: m.Expr, From: sp.from, To: sp.to, Kind: kind}, text, nil
 	}
 	return nil, nil, text, nil
 }
