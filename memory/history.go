@@ -33,9 +33,9 @@ func (s *Store) History(ctx context.Context, id string) ([]Version, error) {
 	}
 	chain, err := selectRows(ctx, tx, "", false, `m.id IN (
 		WITH RECURSIVE chain (id) AS (
-			SELECT id FROM memories WHERE superseded_by = ?
+			SELECT id FROM memories WHERE superseded_by = ? AND superseded_by <> ''
 			UNION
-			SELECT p.id FROM memories p JOIN chain c ON p.superseded_by = c.id
+			SELECT p.id FROM memories p JOIN chain c ON p.superseded_by = c.id AND p.superseded_by <> ''
 		) SELECT id FROM chain)`, id)
 	if err != nil {
 		return nil, fmt.Errorf("history %s: %w", id, err)
