@@ -12,11 +12,14 @@ import (
 // maxOperations bounds the operations of one consolidate call.
 const maxOperations = 200
 
+// maxOperationIDs bounds the ids of one operation.
+const maxOperationIDs = 100
+
 // OperationIn is one change to memory the calling model decided on, handed
 // to consolidate in operations.
 type OperationIn struct {
 	Op        string   `json:"op" jsonschema:"add: store a new memory; merge: replace the memories in ids by one (content, or their texts joined); supersede: replace outdated memories in ids by a newer one (content, or by naming an existing one); archive: archive the memories in ids,enum=add,enum=merge,enum=supersede,enum=archive"`
-	IDs       []string `json:"ids,omitempty" jsonschema:"merge, supersede, archive: the ids of the existing memories it concerns"`
+	IDs       []string `json:"ids,omitempty" jsonschema:"merge, supersede, archive: the ids of the existing memories it concerns, at most 100"`
 	Content   string   `json:"content,omitempty" jsonschema:"add, merge, supersede: the new memory, one short self-contained statement with absolute dates"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"up to 3 tags from the ontology, each one lowercase word"`
 	Time      string   `json:"time,omitempty" jsonschema:"when it happened: RFC 3339 or a date like 2026-05-08; default: the conversation's time, or the latest of the merged memories"`
@@ -48,12 +51,15 @@ func (d Deps) opsFromInput(ctx context.Context, in []OperationIn, scope, thread 
 	}
 	ops := make([]memory.Op, 0, len(in))
 	for i, o := range in {
-		where := fmt.Sprintf("operations[%d] (%s)", i, o.Op)
 		kind := memory.OpKind(o.Op)
 		switch kind {
 		case memory.OpAdd, memory.OpMerge, memory.OpSupersede, memory.OpArchive:
 		default:
-			return nil, invalidf("operations[%d]: op %q is not known: use add, merge, supersede or archive", i, o.Op)
+			return nil, invalidf("operations[%d]: op %s is not known: use add, merge, supersede or archive", i, quoted(o.Op))
+		}
+		where := fmt.Sprintf("operations[%d] (%s)", i, kind)
+		if len(o.IDs) > maxOperationIDs {
+			return nil, invalidf("%s: %d ids given, at most %d per operation: split it into several operations", where, len(o.IDs), maxOperationIDs)
 		}
 		ids := make([]string, 0, len(o.IDs))
 		for _, id := range o.IDs {
@@ -114,7 +120,7 @@ func (d Deps) opDraft(o OperationIn, where, scope string) (memory.Draft, error) 
 	case kind == "":
 		kind = memory.KindThought
 	case kind != memory.KindThought && kind != memory.KindFact && kind != memory.KindEpisode:
-		return memory.Draft{}, invalidf("%s: kind %q is not known: use thought, fact or episode", where, o.Kind)
+		return memory.Draft{}, invalidf("%s: kind %s is not known: use thought, fact or episode", where, quoted(o.Kind))
 	}
 	if kind == memory.KindFact && (strings.TrimSpace(o.Subject) == "" || strings.TrimSpace(o.Predicate) == "" || strings.TrimSpace(o.Object) == "") {
 		return memory.Draft{}, invalidf("%s: a fact needs subject, predicate and object", where)

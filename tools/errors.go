@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -35,11 +36,11 @@ func (d Deps) failure(op string, err error) (*mcp.CallToolResult, error) {
 	var bad *badInput
 	switch {
 	case errors.As(err, &bad):
-		return mcp.NewToolResultError(bad.msg), nil
+		return mcp.NewToolResultError(bounded(bad.msg)), nil
 	case errors.Is(err, memory.ErrNotFound):
-		return mcp.NewToolResultError(fmt.Sprintf("%v: check the id (recall without ids lists memories with their ids)", err)), nil
+		return mcp.NewToolResultError(bounded(err.Error()) + ": check the id (recall without ids lists memories with their ids)"), nil
 	case errors.Is(err, memory.ErrInvalid):
-		return mcp.NewToolResultError(fmt.Sprintf("%v: fix the argument and call again", err)), nil
+		return mcp.NewToolResultError(bounded(err.Error()) + ": fix the argument and call again"), nil
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -55,38 +56,104 @@ var tagPattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 // the store forgives it; anything that is not one word is not.
 func checkTag(t string) (string, error) {
 	norm := strings.ToLower(strings.TrimSpace(t))
+	if len(norm) > memory.MaxTagBytes {
+		return "", invalidf("tag %s is %d bytes, the limit is %d: tags are single short words like \"travel\" or \"work\"", quoted(t), len(norm), memory.MaxTagBytes)
+	}
 	if !tagPattern.MatchString(norm) {
-		return "", invalidf("tag %q is not one lowercase word: tags are single words of letters and digits, like \"travel\" or \"work\" (no spaces, hyphens or punctuation)", t)
+		return "", invalidf("tag %s is not one lowercase word: tags are single words of letters and digits, like \"travel\" or \"work\" (no spaces, hyphens or punctuation)", quoted(t))
 	}
 	return norm, nil
 }
 
 // checkTags validates tags (at most memory.MaxTags single lowercase words)
-// and returns them lower-cased without duplicates, never nil.
+// and returns them lower-cased without duplicates, never nil. A longer list
+// is rejected before any tag is looked at.
 func checkTags(tags []string) ([]string, error) {
+	if len(tags) > memory.MaxTags {
+		return nil, invalidf("%d tags given, at most %d allowed: keep the %d that best say what it is about", len(tags), memory.MaxTags, memory.MaxTags)
+	}
 	out := make([]string, 0, len(tags))
+	seen := make(map[string]bool, len(tags))
 	for _, t := range tags {
 		norm, err := checkTag(t)
 		if err != nil {
 			return nil, err
 		}
-		if !contains(out, norm) {
+		if !seen[norm] {
+			seen[norm] = true
 			out = append(out, norm)
 		}
-	}
-	if len(out) > memory.MaxTags {
-		return nil, invalidf("%d tags given, at most %d allowed: keep the %d that best say what it is about", len(out), memory.MaxTags, memory.MaxTags)
 	}
 	return out, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// checkIDs trims ids and drops repeats, keeping the first of each; at most
+// limit may be given (checked before any id is looked at), none may be
+// empty. what names the argument in messages, like "ids".
+func checkIDs(what string, ids []string, limit int, split string) ([]string, error) {
+	if len(ids) > limit {
+		return nil, invalidf("%d %s given, at most %d per call: %s", len(ids), what, limit, split)
+	}
+	out := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			return nil, invalidf("%s contains an empty id: pass the ids shown by recall", what)
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
 		}
 	}
-	return false
+	return out, nil
+}
+
+// maxQuoted is how many bytes of an argument an error message quotes.
+const maxQuoted = 80
+
+// clipped returns s cut to about maxQuoted bytes (at a rune boundary) with
+// "…" appended when it was cut.
+func clipped(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	n := maxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// quoted is how every error message quotes an argument the caller sent:
+// %q of it cut to about maxQuoted bytes, with its size when it was cut, so
+// a huge argument never comes back whole into the model's context.
+func quoted(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%q (%d bytes)", clipped(s), len(s))
+}
+
+// maxErrorText bounds the text of a tool error: a message built from
+// values the store or a library quoted whole is cut in the middle.
+const maxErrorText = 1000
+
+// bounded cuts msg to at most about maxErrorText bytes, keeping its start
+// and its end (which says what to do).
+func bounded(msg string) string {
+	if len(msg) <= maxErrorText {
+		return msg
+	}
+	head, tail := maxErrorText*2/3, maxErrorText/4
+	for head > 0 && !utf8.RuneStart(msg[head]) {
+		head--
+	}
+	start := len(msg) - tail
+	for start < len(msg) && !utf8.RuneStart(msg[start]) {
+		start++
+	}
+	return msg[:head] + " … " + msg[start:]
 }
 
 // checkContent validates the text of a memory.
@@ -103,6 +170,9 @@ func checkContent(content string) error {
 	return nil
 }
 
+// maxTimeBytes bounds a time argument: no date or time expression is longer.
+const maxTimeBytes = 200
+
 // timeBound says which end of a time window a time argument takes.
 type timeBound int
 
@@ -117,12 +187,15 @@ const (
 // says, or the centre of a vague one ("a few days ago").
 func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	if len(s) > maxTimeBytes {
+		return time.Time{}, invalidf("%s %s is too long to be a time: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\"", field, quoted(s))
+	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
 	m, err := timeexpr.Parse(s, d.Now(), d.Location)
 	if err != nil {
-		return time.Time{}, invalidf("%s %q is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, s)
+		return time.Time{}, invalidf("%s %s is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, quoted(s))
 	}
 	var t time.Time
 	switch m.Kind {
@@ -135,7 +208,7 @@ func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 		t = m.Anchor
 	}
 	if t.IsZero() {
-		return time.Time{}, invalidf("%s %q does not name a point in time: give a date like 2026-05-08 or a time like 2026-05-08T14:30:00+02:00", field, s)
+		return time.Time{}, invalidf("%s %s does not name a point in time: give a date like 2026-05-08 or a time like 2026-05-08T14:30:00+02:00", field, quoted(s))
 	}
 	return t, nil
 }

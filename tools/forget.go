@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,7 +15,7 @@ import (
 // ForgetInput is the input of the forget tool.
 type ForgetInput struct {
 	ID     string        `json:"id,omitempty" jsonschema:"the id of one memory to forget"`
-	IDs    []string      `json:"ids,omitempty" jsonschema:"the ids of several memories to forget"`
+	IDs    []string      `json:"ids,omitempty" jsonschema:"the ids of several memories to forget, at most 1000 per call"`
 	Filter *ForgetFilter `json:"filter,omitempty" jsonschema:"forget every memory matching all of these instead of naming ids"`
 	DryRun bool          `json:"dry_run,omitempty" jsonschema:"only list what would be forgotten; change nothing"`
 	Purge  bool          `json:"purge,omitempty" jsonschema:"delete for good instead of archiving (default false: archived memories can be recalled with include_archived); only when the user asks for deletion"`
@@ -35,6 +36,9 @@ type ForgetOutput struct {
 	DryRun   bool     `json:"dry_run" jsonschema:"true when nothing was changed"`
 }
 
+// maxForgetIDs bounds the ids of one forget call (one transaction).
+const maxForgetIDs = 1000
+
 // forgetDescription tells the model when and how to call forget.
 const forgetDescription = `Forget memories the user wants gone or that are wrong, by id (from recall) or by filter (scope, tag, before).
 By default memories are archived, not deleted: they leave recall but can be found again with recall include_archived. purge deletes them for good; use it only when the user asks for deletion.
@@ -49,6 +53,7 @@ func Forget(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("forget",
 		mcp.WithDescription(forgetDescription),
 		mcp.WithInputSchema[ForgetInput](),
+		withBounds(map[string]map[string]any{"ids": {"maxItems": maxForgetIDs}}),
 		mcp.WithOutputSchema[ForgetOutput](),
 		mcp.WithTitleAnnotation("Forget"),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -88,18 +93,12 @@ func Forget(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 
 // forgetRequest validates the input and builds the store request.
 func (d Deps) forgetRequest(in ForgetInput) (memory.ForgetRequest, error) {
-	var ids []string
-	if id := strings.TrimSpace(in.ID); id != "" {
-		ids = append(ids, id)
+	ids, err := checkIDs("ids", in.IDs, maxForgetIDs, "split the call into several of at most 1000 ids, or forget by filter")
+	if err != nil {
+		return memory.ForgetRequest{}, err
 	}
-	for _, id := range in.IDs {
-		id = strings.TrimSpace(id)
-		if id == "" {
-			return memory.ForgetRequest{}, invalidf("ids contains an empty id: pass the ids shown by recall")
-		}
-		if !contains(ids, id) {
-			ids = append(ids, id)
-		}
+	if id := strings.TrimSpace(in.ID); id != "" && !slices.Contains(ids, id) {
+		ids = append([]string{id}, ids...)
 	}
 	req := memory.ForgetRequest{IDs: ids, DryRun: in.DryRun, Purge: in.Purge}
 	f := in.Filter

@@ -199,6 +199,8 @@ func hostileValues(s hostileSchema, ids []string) []hostileValue {
 			hostileValue{name: "1000 words", raw: many(1000, func(i int) string { return fmt.Sprintf(`"w%d"`, i) })},
 			hostileValue{name: "1000 empty", raw: many(1000, func(int) string { return `""` })},
 			hostileValue{name: "1000 copies of 1KiB", raw: many(1000, func(int) string { return hostileJSON(strings.Repeat("k", 1024)) })},
+			// More than SQLite's 32766 variables per statement.
+			hostileValue{name: "40000 words", raw: many(40000, func(i int) string { return fmt.Sprintf(`"w%d"`, i) })},
 		)
 		if len(ids) > 0 {
 			q := hostileJSON(ids[0])
@@ -407,9 +409,17 @@ func hostileTextProblem(text string) string {
 		return "an internal error"
 	case strings.Contains(lower, "output schema validation"), strings.Contains(lower, "invalid structured content"):
 		return "a result that breaks the tool's output schema"
+	case len(text) > maxErrorBytes:
+		return fmt.Sprintf("%d bytes, more than %d: it quotes an argument whole", len(text), maxErrorBytes)
+	case strings.Contains(text, "&{"):
+		return "a Go value, not words"
 	}
 	return ""
 }
+
+// maxErrorBytes bounds the text of a tool error: an argument is quoted
+// cut short, never whole.
+const maxErrorBytes = 1024
 
 // hostileRaceLimit is the largest arguments sent under the race detector.
 const hostileRaceLimit = 128 << 10

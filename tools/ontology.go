@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mneme-mcp/mneme/memory"
 	"github.com/mneme-mcp/mneme/ontology"
 	"github.com/mneme-mcp/mneme/prompts"
 )
@@ -51,6 +52,9 @@ Tags are only ever added, never removed or renamed.`
 
 // ontologySearchLimit bounds the entries a search returns.
 const ontologySearchLimit = 20
+
+// maxAddTags bounds the tags one add may put into the tree.
+const maxAddTags = 20
 
 // Ontology returns the ontology tool and its handler.
 //
@@ -108,7 +112,7 @@ func Ontology(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 				return pending, nil
 			}
 		default:
-			err = invalidf("action %q is not known: use show, list, search, add or expand", in.Action)
+			err = invalidf("action %s is not known: use show, list, search, add or expand", quoted(in.Action))
 		}
 		if err != nil {
 			return d.failure("ontology", err)
@@ -127,13 +131,25 @@ func (d Deps) ontologyAdd(in OntologyInput, out *OntologyOutput) error {
 	if len(in.Path) == 0 || len(in.Tags) == 0 {
 		return invalidf("add needs path (a category like [\"food\"], or a category and subcategory like [\"food\", \"cuisine\"]) and tags (new lowercase words)")
 	}
+	if len(in.Path) > 2 {
+		return invalidf("path has %d parts: give a category like [\"food\"], or a category and subcategory like [\"food\", \"cuisine\"]", len(in.Path))
+	}
+	if len(in.Tags) > maxAddTags {
+		return invalidf("%d tags given, at most %d per call: add the most needed ones first", len(in.Tags), maxAddTags)
+	}
 	path := make([]string, len(in.Path))
 	for i, p := range in.Path {
 		path[i] = strings.ToLower(strings.TrimSpace(p))
+		if len(path[i]) > memory.MaxTagBytes {
+			return invalidf("path part %s is %d bytes, the limit is %d: name an existing category", quoted(p), len(path[i]), memory.MaxTagBytes)
+		}
 	}
 	tags := make([]string, len(in.Tags))
 	for i, t := range in.Tags {
 		tags[i] = strings.ToLower(strings.TrimSpace(t))
+		if len(tags[i]) > memory.MaxTagBytes {
+			return invalidf("tag %s is %d bytes, the limit is %d: tags are single short words", quoted(t), len(tags[i]), memory.MaxTagBytes)
+		}
 	}
 	added, err := d.addTags(path, tags)
 	if err != nil {

@@ -21,8 +21,8 @@ type RecallInput struct {
 	To              string   `json:"to,omitempty" jsonschema:"only memories that happened up to this time: RFC 3339 or a date (that whole day included) or words like yesterday; overrides when"`
 	Scope           string   `json:"scope,omitempty" jsonschema:"search this scope instead of the server's default"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"how many memories at most: 1 to 50 (default 5)"`
-	Offset          int      `json:"offset,omitempty" jsonschema:"skip this many ranked memories, to page through results"`
-	IDs             []string `json:"ids,omitempty" jsonschema:"fetch these memories whole by id instead of searching (other arguments except history are ignored)"`
+	Offset          int      `json:"offset,omitempty" jsonschema:"skip this many ranked memories, to page through results: 0 to 10000"`
+	IDs             []string `json:"ids,omitempty" jsonschema:"fetch these memories whole by id instead of searching, at most 50 (other arguments except history are ignored)"`
 	IncludeArchived bool     `json:"include_archived,omitempty" jsonschema:"also search forgotten and superseded memories"`
 	Reinforce       *bool    `json:"reinforce,omitempty" jsonschema:"count this recall toward the memories' strength (default true); false to only look"`
 	MinProbability  float64  `json:"min_probability,omitempty" jsonschema:"drop memories whose recall probability is below this (0 to 1); with message the default is 0.44"`
@@ -89,6 +89,9 @@ type VersionOut struct {
 	Memory  MemoryOut `json:"memory" jsonschema:"the memory as it was before the change"`
 }
 
+// maxOffset bounds recall's offset: paging further is not recalling.
+const maxOffset = 10000
+
 // recallDescription tells the model when and how to call recall.
 const recallDescription = `Search long-term memory. Call it before answering anything that may depend on the user's past, preferences, plans or earlier conversations, and at the start of a conversation about a known topic.
 Give a query in words; add when ("last week", "in April", "our first conversation") or from/to for time questions, and tags from the ontology tool to favour a topic. Or pass the user's message as message: mneme then decides whether memory is needed and drops memories unlikely to be relevant.
@@ -107,6 +110,13 @@ func Recall(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("recall",
 		mcp.WithDescription(recallDescription),
 		mcp.WithInputSchema[RecallInput](),
+		withBounds(map[string]map[string]any{
+			"limit":           {"minimum": 1, "maximum": memory.MaxLimit},
+			"offset":          {"minimum": 0, "maximum": maxOffset},
+			"ids":             {"maxItems": memory.MaxLimit},
+			"tags":            {"maxItems": memory.MaxTags},
+			"min_probability": {"minimum": 0, "maximum": 1},
+		}),
 		mcp.WithOutputSchema[RecallOutput](),
 		mcp.WithTitleAnnotation("Recall"),
 		mcp.WithReadOnlyHintAnnotation(true),
@@ -146,15 +156,9 @@ func Recall(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 // fetch returns the memories named by in.IDs whole, with their history when
 // asked. Fetching by id does not reinforce: it is a re-read, not a recall.
 func (d Deps) fetch(ctx context.Context, in RecallInput) (RecallOutput, string, error) {
-	if len(in.IDs) > memory.MaxLimit {
-		return RecallOutput{}, "", invalidf("%d ids given, at most %d at a time", len(in.IDs), memory.MaxLimit)
-	}
-	ids := make([]string, 0, len(in.IDs))
-	for _, id := range in.IDs {
-		if id = strings.TrimSpace(id); id == "" {
-			return RecallOutput{}, "", invalidf("ids contains an empty id: pass the ids shown by recall, like id=...")
-		}
-		ids = append(ids, id)
+	ids, err := checkIDs("ids", in.IDs, memory.MaxLimit, "fetch them in several calls")
+	if err != nil {
+		return RecallOutput{}, "", err
 	}
 	ms, err := d.Store.Get(ctx, ids)
 	if err != nil {
@@ -249,6 +253,12 @@ func (d Deps) query(in RecallInput, scopes []string) (memory.Query, error) {
 	if in.Offset < 0 {
 		return memory.Query{}, invalidf("offset %d is negative: use 0 for the first page, then the next_offset a reply gives", in.Offset)
 	}
+	if in.Offset > maxOffset {
+		return memory.Query{}, invalidf("offset %d is past the last page recall serves (%d): narrow the query with when, tags or scope instead", in.Offset, maxOffset)
+	}
+	if len(in.When) > maxTimeBytes {
+		return memory.Query{}, invalidf("when %s is too long to be a time: use words like yesterday, last week or in April", quoted(in.When))
+	}
 	if in.MinProbability < 0 || in.MinProbability > 1 {
 		return memory.Query{}, invalidf("min_probability %v is out of range: use a number from 0 to 1", in.MinProbability)
 	}
@@ -273,7 +283,7 @@ func (d Deps) query(in RecallInput, scopes []string) (memory.Query, error) {
 		}
 	}
 	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
-		return memory.Query{}, invalidf("from %s is not before to %s: swap them or widen the range", in.From, in.To)
+		return memory.Query{}, invalidf("from %s is not before to %s: swap them or widen the range", quoted(in.From), quoted(in.To))
 	}
 	reinforce := true
 	if in.Reinforce != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -14,23 +13,23 @@ import (
 
 // RememberInput is the input of the remember tool.
 type RememberInput struct {
-	Content string   `json:"content" jsonschema:"the memory: one short self-contained statement that names its subject and uses absolute dates (not tomorrow or last week)"`
+	Content string   `json:"content" jsonschema:"the memory: one short self-contained statement that names its subject and uses absolute dates (not tomorrow or last week); at most 32 KiB"`
 	Kind    string   `json:"kind,omitempty" jsonschema:"thought (default) for a free note; fact for an attribute that can change (give subject and predicate and object); episode for something that happened (observation and thoughts and action and result),enum=thought,enum=fact,enum=episode"`
-	Tags    []string `json:"tags,omitempty" jsonschema:"up to 3 tags from the ontology (the ontology tool lists and searches them), each one lowercase word like travel or work; without tags they are chosen from the words"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"up to 3 tags from the ontology (the ontology tool lists and searches them), each one lowercase word like travel or work (at most 32 bytes); without tags they are chosen from the words"`
 	Time    string   `json:"time,omitempty" jsonschema:"when it happened or will happen: RFC 3339 like 2026-05-08T14:30:00+02:00 or a date like 2026-05-08 (words like yesterday also work); default now"`
-	Scope   string   `json:"scope,omitempty" jsonschema:"where the memory belongs, like personal or a project name; default the server's scope"`
+	Scope   string   `json:"scope,omitempty" jsonschema:"where the memory belongs, like personal or a project name: letters, digits and : . _ - / (at most 64 bytes); default the server's scope"`
 
-	Subject   string `json:"subject,omitempty" jsonschema:"fact: who or what it is about, like user or the project name"`
+	Subject   string `json:"subject,omitempty" jsonschema:"fact: who or what it is about, like user or the project name (subject, predicate, object and context: at most 1 KiB each)"`
 	Predicate string `json:"predicate,omitempty" jsonschema:"fact: the attribute or relation, like lives in or prefers; a new fact with the same subject and predicate supersedes the old one"`
 	Object    string `json:"object,omitempty" jsonschema:"fact: the value, like Berlin"`
 	Context   string `json:"context,omitempty" jsonschema:"fact: circumstances in which it holds"`
 
-	Observation string `json:"observation,omitempty" jsonschema:"episode: what was observed"`
+	Observation string `json:"observation,omitempty" jsonschema:"episode: what was observed (observation, thoughts, action, result and content: at most 32 KiB together)"`
 	Thoughts    string `json:"thoughts,omitempty" jsonschema:"episode: what was thought about it"`
 	Action      string `json:"action,omitempty" jsonschema:"episode: what was done"`
 	Result      string `json:"result,omitempty" jsonschema:"episode: what came of it"`
 
-	Thread string `json:"thread,omitempty" jsonschema:"an id of the conversation it comes from, to keep its memories together"`
+	Thread string `json:"thread,omitempty" jsonschema:"an id of the conversation it comes from, to keep its memories together (at most 256 bytes)"`
 	ID     string `json:"id,omitempty" jsonschema:"update the memory with this id instead of storing a new one; its old state is kept as history"`
 }
 
@@ -64,6 +63,7 @@ func Remember(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("remember",
 		mcp.WithDescription(rememberDescription),
 		mcp.WithInputSchema[RememberInput](),
+		withBounds(map[string]map[string]any{"tags": {"maxItems": memory.MaxTags}}),
 		mcp.WithOutputSchema[RememberOutput](),
 		mcp.WithTitleAnnotation("Remember"),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -109,28 +109,33 @@ func (d Deps) draft(in RememberInput) (memory.Draft, error) {
 	if err != nil {
 		return memory.Draft{}, err
 	}
-	var at time.Time
-	if in.Time != "" {
-		if at, err = d.parseTime("time", in.Time, atStart); err != nil {
-			return memory.Draft{}, err
-		}
-	}
-	if len(tags) == 0 && strings.TrimSpace(in.ID) == "" {
-		// The deterministic tagger, so every memory has ontology tags to be
-		// found by; an update keeps the memory's own tags.
-		tags = d.tree().Tag(strings.Join([]string{in.Content, in.Subject, in.Predicate, in.Object}, " "), memory.MaxTags)
-	}
-	return memory.Draft{
+	draft := memory.Draft{
 		ID:      strings.TrimSpace(in.ID),
 		Kind:    kind,
 		Content: strings.TrimSpace(in.Content),
 		Tags:    tags,
+		Scope:   in.Scope, // checked here; resolveScope's is set by the handler
 		Subject: in.Subject, Predicate: in.Predicate, Object: in.Object, Context: in.Context,
 		Observation: in.Observation, Thoughts: in.Thoughts, Action: in.Action, Result: in.Result,
-		Time:   at,
 		Source: "mcp",
 		Thread: in.Thread,
-	}, nil
+	}
+	// The store's limits, before any work is done on the text.
+	if err := draft.Check(); err != nil {
+		return memory.Draft{}, err
+	}
+	draft.Scope = ""
+	if in.Time != "" {
+		if draft.Time, err = d.parseTime("time", in.Time, atStart); err != nil {
+			return memory.Draft{}, err
+		}
+	}
+	if len(tags) == 0 && draft.ID == "" {
+		// The deterministic tagger, so every memory has ontology tags to be
+		// found by; an update keeps the memory's own tags.
+		draft.Tags = d.tree().Tag(strings.Join([]string{in.Content, in.Subject, in.Predicate, in.Object}, " "), memory.MaxTags)
+	}
+	return draft, nil
 }
 
 // rememberKind checks the kind, inferring it when none is given: fact fields
@@ -151,7 +156,7 @@ func rememberKind(in RememberInput) (memory.Kind, error) {
 		}
 	case memory.KindThought, memory.KindFact, memory.KindEpisode:
 	default:
-		return "", invalidf("kind %q is not known: use thought, fact or episode", in.Kind)
+		return "", invalidf("kind %s is not known: use thought, fact or episode", quoted(in.Kind))
 	}
 	if kind == memory.KindFact && (strings.TrimSpace(in.Subject) == "" || strings.TrimSpace(in.Predicate) == "" || strings.TrimSpace(in.Object) == "") {
 		return "", invalidf("a fact needs subject, predicate and object, like subject \"user\", predicate \"lives in\", object \"Berlin\"; or store it as kind thought")

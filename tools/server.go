@@ -42,8 +42,10 @@ func NewServer(d Deps) *server.MCPServer {
 func newServer(d Deps, extra ...server.ServerOption) *server.MCPServer {
 	d = d.withDefaults()
 	d.roots = newRootsCache()
+	hooks := &server.Hooks{}
+	shortenSchemaErrors(hooks)
 	opts := append([]server.ServerOption{
-		server.WithHooks(&server.Hooks{}),
+		server.WithHooks(hooks),
 		server.WithRecovery(),
 		server.WithInputSchemaValidation(),
 		server.WithToolCapabilities(false),
