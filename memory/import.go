@@ -268,7 +268,7 @@ func checkImported(m *Memory) error {
 	if m.Scope = strings.TrimSpace(m.Scope); m.Scope == "" {
 		return fmt.Errorf("memory %s has no scope", m.ID)
 	}
-	if err := checkScope(m.Scope); err != nil {
+	if err := CheckScope(m.Scope); err != nil {
 		return fmt.Errorf("memory %s: %s", m.ID, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
 	}
 	if m.Kind == "" {

@@ -157,3 +157,16 @@ func TestDraftLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckScope(t *testing.T) {
+	for _, ok := range []string{"", "personal", "project:mneme-1a2b3c", "work/2026_q1.v2", "zoë", " padded "} {
+		if err := CheckScope(ok); err != nil {
+			t.Errorf("CheckScope(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"my scope", "a\u202eb", "tab\there", "semi;colon", strings.Repeat("s", MaxScopeBytes+1)} {
+		if err := CheckScope(bad); !errors.Is(err, ErrInvalid) || len(err.Error()) > 300 {
+			t.Errorf("CheckScope(%.20q) = %v, want a short ErrInvalid", bad, err)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func factKey(m Memory) any {
 // newMemory turns a draft into a new memory with defaults filled in, or
 // fails with ErrInvalid and a sentence saying what to fix.
 func newMemory(d Draft, now time.Time, defaultScope string) (Memory, error) {
-	if err := checkScope(d.Scope); err != nil {
+	if err := CheckScope(d.Scope); err != nil {
 		return Memory{}, err
 	}
 	id, err := uuid.NewV7()
@@ -86,7 +86,7 @@ func newMemory(d Draft, now time.Time, defaultScope string) (Memory, error) {
 // stay. Content derived from the fact or episode fields is derived again
 // when the draft gives none.
 func mergeDraft(old Memory, d Draft, now time.Time) (Memory, error) {
-	if err := checkScope(d.Scope); err != nil {
+	if err := CheckScope(d.Scope); err != nil {
 		return Memory{}, err
 	}
 	m := old
@@ -266,9 +266,12 @@ func quote(s string) string {
 	return strconv.Quote(clip(s)) + fmt.Sprintf(" (%d bytes)", len(s))
 }
 
-// checkScope checks a scope a caller names ("" is the default scope): at
-// most MaxScopeBytes of letters, digits and : . _ - /.
-func checkScope(scope string) error {
+// CheckScope checks a scope a caller names ("" is the default scope): at
+// most MaxScopeBytes of letters, digits and : . _ - /. Remember, Apply and
+// Import check every scope they write with it; a caller can check a
+// configured scope up front. It is ErrInvalid with a sentence saying what
+// to change, and safe to call concurrently.
+func CheckScope(scope string) error {
 	scope = strings.TrimSpace(scope)
 	if len(scope) > MaxScopeBytes {
 		return fmt.Errorf("%w: scope %s is %d bytes, more than the limit of %d: name the scope in a word or two, like personal or project:mneme", ErrInvalid, quote(scope), len(scope), MaxScopeBytes)
@@ -326,7 +329,7 @@ func checkSizes(m *Memory) error {
 // doing any work on it. It is ErrInvalid with a sentence naming the field
 // and its limit. It is safe to call concurrently.
 func (d Draft) Check() error {
-	if err := checkScope(d.Scope); err != nil {
+	if err := CheckScope(d.Scope); err != nil {
 		return err
 	}
 	if len(d.Tags) > 0 {
