@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
@@ -39,7 +40,7 @@ type doc struct {
 	m     Memory
 	vec   []float32 // unit length; nil = none
 	terms []termFreq
-	timed bool // its text states a time ("yesterday", "last May")
+	timed atomic.Int32 // whether its text states a time: 0 not yet known, 1 no, 2 yes (see statesTime)
 	scope *scopeIndex
 	slot  int32
 }
@@ -154,7 +155,7 @@ func (ix *index) put(m Memory, vec []float32) {
 	}
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
-	d := &doc{m: m, vec: vec, terms: terms, scope: sc, timed: statesTime(m.Content, ix.opts.Location)}
+	d := &doc{m: m, vec: vec, terms: terms, scope: sc}
 	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})

@@ -272,8 +272,12 @@ func TestRankWhenPrefersMemoriesStatingATime(t *testing.T) {
 		rmem("plain", "Ana: the pottery class was great fun", 0),
 		rmem("timed", "Ana: the pottery class last Friday was great fun", 0),
 	)
-	if !ix.byID["timed"].timed || ix.byID["plain"].timed {
-		t.Fatalf("timed flags: timed %v plain %v", ix.byID["timed"].timed, ix.byID["plain"].timed)
+	for id, want := range map[string]bool{"timed": true, "plain": false} {
+		for range 2 { // worked out, then remembered
+			if got := ix.byID[id].statesTime(time.UTC); got != want {
+				t.Errorf("%s states a time: %v", id, got)
+			}
+		}
 	}
 	got, _ := rankIDs(t, ix, search{terms: queryTerms("pottery class"), when: true})
 	if !slices.Equal(got, []string{"timed", "plain"}) {
