@@ -151,6 +151,7 @@ func TestSchemaErrorsAreSentences(t *testing.T) {
 		{"remember", `{"content":"x","zzz":1}`, "unknown zzz"},
 		{"remember", `{}`, "content missing"},
 		{"forget", `{"filter":{"zzz":1}}`, "argument filter: unknown zzz"},
+		{"recall", `{"query":"x","offset":1e-400}`, "argument offset must be a whole number"},
 	} {
 		res, err := h.call(t.Context(), tc.tool, tc.args)
 		if err != nil || !res.IsError {

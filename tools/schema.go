@@ -139,6 +139,43 @@ func allTypes(ws []string) bool {
 	return true
 }
 
+// bindFailed starts the text mcp-go's typed handler gives arguments that
+// passed the schema but do not decode into the input struct (a number like
+// 1e-400 where an int goes).
+const bindFailed = "failed to bind arguments: "
+
+// bindDetail is encoding/json's message for a value of the wrong kind.
+var bindDetail = regexp.MustCompile(`cannot unmarshal (\S+) (?:\S+ )?into Go struct field \w+\.(\S+) of type (\S+)`)
+
+// bindErrorText rewrites a binding failure into a short sentence; ok is
+// false for any other text.
+func bindErrorText(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, bindFailed)
+	if !ok {
+		return "", false
+	}
+	detail := "they do not fit the tool's input schema"
+	if m := bindDetail.FindStringSubmatch(rest); m != nil {
+		detail = fmt.Sprintf("argument %s must be %s, not that %s", clipped(m[2]), goKind(m[3]), m[1])
+	}
+	return "invalid arguments: " + detail + ": fix them as the tool's input schema says and call again", true
+}
+
+// goKind names a Go type of an input field as JSON does.
+func goKind(typ string) string {
+	switch {
+	case strings.HasPrefix(typ, "int"), strings.HasPrefix(typ, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(typ, "float"):
+		return "a number"
+	case typ == "string":
+		return "a string"
+	case typ == "bool":
+		return "true or false"
+	}
+	return "of type " + clipped(typ)
+}
+
 // shortenSchemaErrors is an after-call-tool hook that rewrites mcp-go's
 // input-schema validation messages (see schemaErrorText), which no tool
 // handler sees: validation runs before it.
@@ -150,7 +187,11 @@ func shortenSchemaErrors(hooks *server.Hooks) {
 		}
 		for i, c := range res.Content {
 			if tc, ok := c.(mcp.TextContent); ok {
-				if text, ok := schemaErrorText(tc.Text); ok {
+				text, ok := schemaErrorText(tc.Text)
+				if !ok {
+					text, ok = bindErrorText(tc.Text)
+				}
+				if ok {
 					tc.Text = text
 					res.Content[i] = tc
 				}
