@@ -62,6 +62,7 @@ func Consolidate(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("consolidate",
 		mcp.WithDescription(consolidateDescription),
 		mcp.WithInputSchema[ConsolidateInput](),
+		withBounds(map[string]map[string]any{"transcript": {"maxItems": maxTurns}, "operations": {"maxItems": maxOperations}}),
 		mcp.WithOutputSchema[ConsolidateOutput](),
 		mcp.WithTitleAnnotation("Consolidate"),
 		mcp.WithReadOnlyHintAnnotation(false),

@@ -66,6 +66,7 @@ func Ontology(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("ontology",
 		mcp.WithDescription(ontologyDescription),
 		mcp.WithInputSchema[OntologyInput](),
+		withBounds(map[string]map[string]any{"path": {"maxItems": 2}, "tags": {"maxItems": maxAddTags}}),
 		mcp.WithOutputSchema[OntologyOutput](),
 		mcp.WithTitleAnnotation("Tag tree"),
 		mcp.WithReadOnlyHintAnnotation(false),
