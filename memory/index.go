@@ -55,6 +55,7 @@ type scopeIndex struct {
 	length   []float32 // lexical length of the slot's doc
 	when     []int64   // its event time, Unix microseconds
 	gone     []bool    // archived (or a free slot)
+	asks     []bool    // the slot's doc ends with a question (see asksQuestion)
 	prev     []int32   // slot of the previous turn of its thread, -1 = none
 	next     []int32   // slot of the next turn of its thread, -1 = none
 	free     []int32
@@ -77,12 +78,14 @@ func (sc *scopeIndex) alloc(d *doc, length float32) {
 		sc.length = append(sc.length, 0)
 		sc.when = append(sc.when, 0)
 		sc.gone = append(sc.gone, false)
+		sc.asks = append(sc.asks, false)
 		sc.prev = append(sc.prev, -1)
 		sc.next = append(sc.next, -1)
 	}
 	sc.length[d.slot] = length
 	sc.when[d.slot] = d.m.Time.UnixMicro()
 	sc.gone[d.slot] = d.m.IsArchived()
+	sc.asks[d.slot] = asksQuestion(d.m.Content)
 	sc.prev[d.slot], sc.next[d.slot] = -1, -1
 }
 
@@ -90,6 +93,7 @@ func (sc *scopeIndex) alloc(d *doc, length float32) {
 func (sc *scopeIndex) release(d *doc) {
 	sc.docs[d.slot] = nil
 	sc.gone[d.slot] = true
+	sc.asks[d.slot] = false
 	sc.length[d.slot] = 0
 	sc.free = append(sc.free, d.slot)
 }

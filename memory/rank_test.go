@@ -239,7 +239,7 @@ func TestRankNeighbours(t *testing.T) {
 	rk.VectorWeight, rk.PRFTerms = 0, 0
 	ix = newTestIndex(rk)
 	putAll(t, ix,
-		turn("q", "Caroline: how was the camping trip?", 1),
+		turn("q", "Caroline: the camping trip was fun.", 1),
 		turn("m", "Melanie: so good", 2),
 		turn("a", "Melanie: we roasted marshmallows by the fire", 3),
 		turn("z", "Caroline: sounds lovely, I baked bread", 4),
@@ -326,5 +326,42 @@ func TestSpeaker(t *testing.T) {
 		if got := speaker(in); got != want {
 			t.Errorf("speaker(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAsksQuestion(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Melanie: What got you into running?":                               true,
+		"Caroline: Wow, nice! How are your pets? [shares a photo of a cat]": true,
+		"Caroline: Wow, nice! How are your pets?  ":                         true,
+		"Melanie: I run to clear my head.":                                  false,
+		"Melanie: Is it? Yes, it is. [shares a photo of a question mark?]":  false,
+		"": false,
+	} {
+		if got := asksQuestion(text); got != want {
+			t.Errorf("asksQuestion(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestRankAnswerAfterQuestion(t *testing.T) {
+	rk := DefaultRanking()
+	rk.VectorWeight, rk.PRFTerms = 0, 0
+	ix := newTestIndex(rk)
+	turn := func(id, text string, seq int) Memory {
+		m := rmem(id, text, 0)
+		m.Thread, m.Seq = "t", seq
+		return m
+	}
+	putAll(t, ix,
+		turn("q", "Caroline: What got you into running?", 1),
+		turn("a", "Melanie: It clears my head after work, and I sleep better.", 2),
+		turn("s", "Melanie: I bought new shoes for running.", 3),
+	)
+	// The question shares the word but is penalised; its answer inherits
+	// answerWeight of it and outranks it.
+	got, _ := rankIDs(t, ix, search{terms: queryTerms("why running")})
+	if i, j := slices.Index(got, "a"), slices.Index(got, "q"); i < 0 || j >= 0 && i > j {
+		t.Errorf("ranked %v, want the answer a before the question q", got)
 	}
 }
