@@ -365,3 +365,20 @@ func TestRankAnswerAfterQuestion(t *testing.T) {
 		t.Errorf("ranked %v, want the answer a before the question q", got)
 	}
 }
+
+func TestStatesDuration(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Nate: I've had them for 3 years now!":      true,
+		"Melanie: Seven years now, and I love it":   true,
+		"we have lived here for a couple of months": true,
+		"a year of painting":                        true,
+		"Jon: I love the days at the studio":        false,
+		"Gina: my favourite month is May":           false,
+		"months":                                    false,
+		"":                                          false,
+	} {
+		if got := statesDuration(text); got != want {
+			t.Errorf("statesDuration(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -31,8 +31,8 @@ var tuneCategories = []string{"single-hop", "multi-hop", "temporal", "open-domai
 //	MNEME_TUNE='k1=1.2,b=0.3;prev=0.4' go test -run TestTune -v ./memory/eval/
 //
 // Each config is asked every question once; it logs recall@5 and recall@10
-// for dev, held-out and all questions, and recall@5 by category for dev and
-// held-out. With MNEME_DUMP=<file> the first config's dev questions whose
+// for dev, held-out and all questions, and both by category for dev and
+// held-out (R@5/R@10). With MNEME_DUMP=<file> the first config's dev questions whose
 // evidence is not all in the top 5 are written to the file (question,
 // evidence, top 5), to look for what the ranker misses; only dev is dumped,
 // so the held-out half stays unseen.
@@ -122,7 +122,8 @@ func TestTune(t *testing.T) {
 		cats := func(m map[string]*tally) string {
 			var s []string
 			for _, k := range tuneCategories {
-				s = append(s, fmt.Sprintf("%s %.3f", k[:4], m[k].metrics().Recall[5]))
+				r := m[k].metrics().Recall
+				s = append(s, fmt.Sprintf("%s %.3f/%.3f", k[:4], r[5], r[10]))
 			}
 			return strings.Join(s, " ")
 		}
