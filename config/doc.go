@@ -35,7 +35,7 @@
 //	[embedder] dim            -                    512 (embed.DefaultDim)                  dimensions of the builtin embedder
 //	[recall] limit            -                    5 (memory.DefaultLimit)                 memories returned by a CLI recall
 //	[recall] budget           -                    6000 (tools.DefaultBudget)              character budget of a recall reply
-//	[recall] decay_unit       MNEME_DECAY_UNIT     measured default (now "365d")           time unit of the forgetting curve: "30d", "2w", "720h", "1w3d"
+//	[recall] decay_unit       MNEME_DECAY_UNIT     measured default (now "3650d")          time unit of the forgetting curve: "30d", "2w", "720h", "1w3d"
 //	[recall] k1               -                    measured default (now 1.0)              BM25 term-frequency saturation, >= 0
 //	[recall] b                -                    measured default (now 0.2)              BM25 document-length normalisation, in [0,1]
 //	[recall] vector_weight    -                    measured default (now 0.1)              weight of vector similarity against BM25 in relevance, in [0,1]
