@@ -16,19 +16,21 @@ import (
 // et al.'s recall trigger; min_probability overrides it).
 //
 // Measured on LoCoMo (1,982 questions, built-in embedder, the store's
-// default ranking as of this change; MNEME_MEASURE=1 go test -run
+// default ranking with its ten-year decay unit; MNEME_MEASURE=1 go test -run
 // TestMeasureMessageThreshold ./tools), top 5 hits, asked at the question's
 // time (months after the conversation) / an hour after the newest evidence:
 //
 //	threshold  recall@5         non-evidence hits dropped
-//	0 (none)   0.605 / 0.648     0.0% /  0.0%
-//	0.30       0.601 / 0.646     2.3% /  0.9%
-//	0.40       0.591 / 0.643     8.1% /  3.7%
-//	0.44       0.586 / 0.640    12.2% /  5.9%
-//	0.46       0.579 / 0.638    14.5% /  7.1%
-//	0.50       0.566 / 0.632    20.2% / 10.8%
-//	0.86       0.167 / 0.439    90.1% / 74.6%
+//	0 (none)   0.695 / 0.701     0.0% /  0.0%
+//	0.30       0.689 / 0.698     2.8% /  2.2%
+//	0.40       0.681 / 0.691     9.3% /  8.1%
+//	0.44       0.675 / 0.684    13.2% / 11.7%
+//	0.46       0.672 / 0.682    15.7% / 13.9%
+//	0.50       0.662 / 0.677    21.6% / 19.0%
+//	0.86       0.373 / 0.396    84.9% / 83.7%
 //
+// (Re-measured after the ranking moved from a one-year to a ten-year decay
+// unit; the choice stayed 0.44.)
 // 0.44 is the highest threshold that loses at most 2 points of recall@5 in
 // both settings. It drops only a tenth of the hits outside the evidence:
 // our probability is p_n(t) with r normalised per query (the best
@@ -36,7 +38,7 @@ import (
 // hits of one question well but says little about whether any of them is
 // relevant. Hou et al.'s 0.86 sits on their scale, where r is a cosine of
 // sentence embeddings and t counts hours since a conversation's last
-// recall; on ours (t in 30-day units, r normalised per query) it would lose
+// recall; on ours (t in ten-year units, r normalised per query) it would lose
 // most of recall@5. A judging model (the relevance filter through sampling)
 // is what can say "nothing relevant" reliably.
 const DefaultMessageMinProbability = 0.44
