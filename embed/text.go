@@ -74,8 +74,14 @@ func appendASCIIWords(dst []string, s string) []string {
 
 // foldNFC case-folds s, normalises it to NFC and maps typographic apostrophes
 // to "'". Casers are stateful, so one is made per call.
+//
+// The result is a fixed point: foldNFC(foldNFC(s)) == foldNFC(s), which is
+// what makes Words idempotent. cases.Fold alone is not: for Cherokee it swaps
+// the cases (U+13A0 Ꭰ gives U+AB70 ꭰ and ꭰ gives Ꭰ) instead of folding both
+// to the capital as Unicode's CaseFolding.txt does, so foldCherokee finishes
+// the job before NFC. TestFoldNFCFixedPoint checks every code point.
 func foldNFC(s string) string {
-	s = norm.NFC.String(cases.Fold().String(s))
+	s = norm.NFC.String(foldCherokee(cases.Fold().String(s)))
 	if strings.ContainsRune(s, '’') || strings.ContainsRune(s, 'ʼ') {
 		s = strings.Map(func(r rune) rune {
 			if r == '’' || r == 'ʼ' {
@@ -85,6 +91,40 @@ func foldNFC(s string) string {
 		}, s)
 	}
 	return s
+}
+
+// cherokeeCapital maps a small Cherokee letter (U+AB70–U+ABBF, U+13F8–U+13FD)
+// to its capital (U+13A0–U+13EF, U+13F0–U+13F5), the case-folded form in
+// Unicode; other runes are returned unchanged. Cherokee's capitals are the
+// original letters, so Unicode folds to them, not to the small forms.
+func cherokeeCapital(r rune) rune {
+	switch {
+	case 0xAB70 <= r && r <= 0xABBF:
+		return r - 0xAB70 + 0x13A0
+	case 0x13F8 <= r && r <= 0x13FD:
+		return r - 0x13F8 + 0x13F0
+	}
+	return r
+}
+
+// foldCherokee folds the small Cherokee letters of s to capitals (see
+// cherokeeCapital); s is returned as is, without allocating, when it has none.
+// Both forms are 3 bytes in UTF-8, so the letters are rewritten in place in
+// a copy and every other byte, invalid UTF-8 included, is kept.
+func foldCherokee(s string) string {
+	var b []byte
+	for i, r := range s {
+		if c := cherokeeCapital(r); c != r {
+			if b == nil {
+				b = []byte(s)
+			}
+			utf8.EncodeRune(b[i:], c)
+		}
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 func isWordRune(r rune) bool {

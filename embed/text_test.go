@@ -3,7 +3,12 @@ package embed
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -30,6 +35,12 @@ func TestWords(t *testing.T) {
 		{"unicode punctuation splits", "one—two…three", []string{"one", "two", "three"}},
 		{"unicode apostrophe at end", "dogs’ bowls", []string{"dogs", "bowls"}},
 		{"combining mark stays", "cafe\u0301s", []string{"cafés"}},
+		// Unicode folds Cherokee to its capitals (the original letters).
+		{"cherokee capitals", "ᏣᎳᎩ", []string{"ᏣᎳᎩ"}},
+		{"cherokee small folds to capital", "ꮳꮃꭹ ᏸᏹᏺᏻᏼᏽ", []string{"ᏣᎳᎩ", "ᏰᏱᏲᏳᏴᏵ"}},
+		{"cherokee mixed case", "ᏣᎳᎩ ꮳꮃꭹ ᏣꮃᎩ", []string{"ᏣᎳᎩ", "ᏣᎳᎩ", "ᏣᎳᎩ"}},
+		{"cherokee with combining marks", "ꮳ\u0301ꮃ\u0300\u0301 Ꭰ\u0323", []string{"Ꮳ\u0301Ꮃ\u0300\u0301", "Ꭰ\u0323"}},
+		{"cherokee apostrophe", "ꭰ’ꮃ", []string{"Ꭰ'Ꮃ"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,6 +48,54 @@ func TestWords(t *testing.T) {
 				t.Errorf("Words(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWordsCaseVariants checks that upper, lower and mixed case give the
+// same words, for scripts whose folding is not simply "to lowercase".
+func TestWordsCaseVariants(t *testing.T) {
+	for _, in := range []string{
+		"ᏣᎳᎩ ꮳꮃꭹ", "ᏣᎳᎩ\u0301 ꮳꮃ\u0300ꭹ", "ᏰᏱᏲᏳᏴᏵ ᏸᏹᏺᏻᏼᏽ",
+		"Straße STRASSE", "Café ÉCOLE cafe\u0301", "ΣΊΣΥΦΟΣ σίσυφος", "ǅemal ǄEMAL",
+	} {
+		want := Words(in)
+		for _, v := range []string{strings.ToLower(in), strings.ToUpper(in), strings.ToTitle(in)} {
+			if got := Words(v); !slices.Equal(got, want) {
+				t.Errorf("Words(%q) = %q, want %q as for %q", v, got, want, in)
+			}
+		}
+		if again := Words(strings.Join(want, " ")); !slices.Equal(again, want) {
+			t.Errorf("Words not idempotent: %q -> %q -> %q", in, want, again)
+		}
+	}
+}
+
+// TestFoldNFCFixedPoint checks foldNFC(foldNFC(s)) == foldNFC(s) for every
+// code point alone, decomposed, and followed by combining marks (the marks
+// may compose with it), which is what makes Words idempotent. cases.Fold
+// alone fails this for Cherokee.
+func TestFoldNFCFixedPoint(t *testing.T) {
+	bad := 0
+	check := func(s string) {
+		f := foldNFC(s)
+		if g := foldNFC(f); g != f && bad < 20 {
+			bad++
+			t.Errorf("foldNFC(%+q) = %+q, foldNFC of that = %+q", s, f, g)
+		}
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) || (!unicode.IsGraphic(r) && !unicode.IsMark(r)) {
+			continue
+		}
+		s := string(r)
+		check(s)
+		if d := norm.NFD.String(s); d != s {
+			check(d)
+		}
+		if unicode.In(r, unicode.L, unicode.N) {
+			check(s + "\u0301")
+			check(s + "\u0345") // ypogegrammeni folds to ι
+		}
 	}
 }
 
