@@ -16,7 +16,8 @@ package cli
 //	auth          Authorization: Bearer <token>, when any token is configured,
 //	              compared in constant time against every token       -> 401
 //	body limit    MaxBodyBytes (default 4 MiB), buffered here         -> 413
-//	mcp-go        one MCP server (and transport) per store, chosen by the token
+//	mcp-go        one MCP server (and transport) per store, chosen by the token;
+//	              its responses pass through newRootsFixResponseWriter (rootsfix.go)
 //
 // Binding anywhere but loopback without a token is refused at start.
 
@@ -378,7 +379,9 @@ func (h *httpMux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error: cannot open the store (see the server log)", http.StatusInternalServerError)
 		return
 	}
-	tr.handler.ServeHTTP(w, r)
+	// The roots input request gets the params go-sdk clients need (see
+	// rootsfix.go).
+	tr.handler.ServeHTTP(newRootsFixResponseWriter(w), r)
 }
 
 func (h *httpMux) reject(w http.ResponseWriter, r *http.Request, code int, why, msg string) {

@@ -137,7 +137,9 @@ func (a *app) serveStdio(ctx context.Context, e *env, onto *ontology.Manager) er
 	e.logger.Info("serving", "transport", "stdio", "store", st.Path(), "model", st.ModelID(),
 		"scope", scopeLabel(e.cfg.Scope), "ontology", onto.File(), "version", version())
 	d := newStdioDrain(ctx, a.stdin, a.stdout, stdioDrainGrace)
-	err = stdio.Listen(ctx, d.in, d.out)
+	// rootsFixWriter gives the roots input request the params go-sdk
+	// clients need (see rootsfix.go).
+	err = stdio.Listen(ctx, d.in, rootsFixWriter{d.out})
 	if n := d.unanswered(); n > 0 {
 		e.logger.Warn("input ended with calls unanswered", "calls", n, "grace", stdioDrainGrace)
 	}

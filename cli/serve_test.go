@@ -319,40 +319,84 @@ func TestServeOntology(t *testing.T) {
 	}
 }
 
-// TestServeRootsScope connects with the Go SDK's default client, which
-// declares the roots capability, in a workspace: what it remembers goes to
-// the project scope derived from the root, and --scope fixes the scope
-// instead.
-func TestServeRootsScope(t *testing.T) {
-	env := procEnv(t)
-	workspace := t.TempDir()
+// rootsClient is the Go SDK's default client, which declares the roots
+// capability, with one file:// root: a temporary workspace.
+func rootsClient(t testing.TB) *mcp.Client {
+	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "mneme-e2e-roots", Version: "1"}, nil)
-	client.AddRoots(&mcp.Root{URI: "file://" + filepath.ToSlash(workspace), Name: "workspace"})
-	cs := connectWith(t, client, env)
+	client.AddRoots(&mcp.Root{URI: "file://" + filepath.ToSlash(t.TempDir()), Name: "workspace"})
+	return client
+}
+
+// rememberScope remembers content and returns the scope it went to.
+func rememberScope(t testing.TB, cs *mcp.ClientSession, content string) string {
+	t.Helper()
 	var m struct {
 		Scope string `json:"scope"`
 	}
-	// Known interop bug, reported: on 2026-07-28 mneme asks for the roots
-	// with an input request {"method": "roots/list"} without "params"
-	// (mcp-go's InputRequestBuilder.Roots), and go-sdk v1.8.0 cannot decode
-	// it ("unexpected end of JSON input"). The fix belongs in tools/scope.go
-	// (send "params": {}); until then this part is skipped, not failed, so
-	// the rest of the suite stays usable.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": "probe"}}); err != nil &&
-		strings.Contains(err.Error(), "unexpected end of JSON input") {
-		t.Skipf("go-sdk client cannot read mneme's roots input request (params missing): %v", err)
+	call(t, cs, "remember", map[string]any{"content": content}, &m)
+	return m.Scope
+}
+
+// TestServeRootsScope connects with the Go SDK's default client, which
+// declares the roots capability, in a workspace: what it remembers goes to
+// the project scope derived from the root, and --scope fixes the scope
+// instead. On 2026-07-28 mneme asks for the roots with an input request,
+// which go-sdk v1.8.0 can only read with "params" (see rootsfix.go): a call
+// failing with "unexpected end of JSON input" means that fix is gone.
+func TestServeRootsScope(t *testing.T) {
+	env := procEnv(t)
+	client := rootsClient(t)
+	cs := connectWith(t, client, env)
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Errorf("negotiated protocol %s: the roots input request is not tested", v)
 	}
-	call(t, cs, "remember", map[string]any{"content": "The build needs Go 1.26"}, &m)
-	if !strings.HasPrefix(m.Scope, "project:") {
-		t.Errorf("remember in a workspace: scope %q, want a project: scope", m.Scope)
+	ids := recallIDs(t, cs, "probe") // asks for the roots first
+	if len(ids) != 0 {
+		t.Errorf("recall in an empty store: %v", ids)
+	}
+	if s := rememberScope(t, cs, "The build needs Go 1.26"); !strings.HasPrefix(s, "project:") {
+		t.Errorf("remember in a workspace: scope %q, want a project: scope", s)
 	}
 
 	fixed := connectWith(t, client, append(env, "MNEME_SCOPE=team"))
-	call(t, fixed, "remember", map[string]any{"content": "Stand-up is at nine"}, &m)
-	if m.Scope != "team" {
-		t.Errorf("with MNEME_SCOPE=team: scope %q", m.Scope)
+	if s := rememberScope(t, fixed, "Stand-up is at nine"); s != "team" {
+		t.Errorf("with MNEME_SCOPE=team: scope %q", s)
+	}
+}
+
+// TestServeHTTPRootsScope is TestServeRootsScope over streamable HTTP and
+// SSE, whose responses pass through the HTTP side of the roots fix. Over
+// streamable HTTP on 2026-07-28 there is no session to cache the roots
+// under, so every call asks for them again.
+func TestServeHTTPRootsScope(t *testing.T) {
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			env := procEnv(t)
+			s := startHTTP(t, env, "--transport", transport)
+			var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: s.url + "/mcp", MaxRetries: -1}
+			if transport == "sse" {
+				tr = &mcp.SSEClientTransport{Endpoint: s.url + "/sse"}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cs, err := rootsClient(t).Connect(ctx, tr, nil)
+			if err != nil {
+				t.Fatalf("connect: %v\nstderr: %s", err, s.stderr.String())
+			}
+			t.Cleanup(func() { cs.Close() })
+			if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+				t.Errorf("negotiated protocol %s over %s: the roots input request is not tested", v, transport)
+			}
+			for _, content := range []string{"The build needs Go 1.26", "The linter is staticcheck"} {
+				if sc := rememberScope(t, cs, content); !strings.HasPrefix(sc, "project:") {
+					t.Errorf("remember %q over %s in a workspace: scope %q, want a project: scope", content, transport, sc)
+				}
+			}
+			if ids := recallIDs(t, cs, "build needs Go"); len(ids) == 0 {
+				t.Errorf("recall over %s finds nothing in the project scope", transport)
+			}
+		})
 	}
 }
 

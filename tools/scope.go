@@ -269,6 +269,12 @@ func (d Deps) now() time.Time {
 
 // askRoots is the input request (2026-07-28) asking the client for its
 // roots alone; the retry carrying the answer resolves the scope.
+//
+// mcp-go v1.2.1 writes a roots input request without "params"
+// ({"method":"roots/list"}, mcp/mrtr.go), which the official Go SDK's
+// client (go-sdk v1.8.0) cannot decode, and offers no way to change that
+// here: mneme serve adds "params":{} on the wire (cli/rootsfix.go). Anyone
+// serving NewServer over a transport of their own needs the same fix.
 func (d Deps) askRoots(req mcp.CallToolRequest) *mcp.CallToolResult {
 	return server.NewInputRequestBuilder(encodeState(samplingState{Key: callKey(req)})).Roots(idRoots).ToolResult()
 }
