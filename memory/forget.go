@@ -36,7 +36,7 @@ func (s *Store) Forget(ctx context.Context, r ForgetRequest) (ForgetResult, erro
 		}
 		for _, id := range r.IDs {
 			if !have[id] {
-				return ForgetResult{}, fmt.Errorf("forget %s: %w", clip(id), ErrNotFound)
+				return ForgetResult{}, fmt.Errorf("forget %s: %w", Clip(id), ErrNotFound)
 			}
 		}
 	}

@@ -193,7 +193,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 	switch l.Type {
 	case "header":
 		if l.Format != ExportFormat {
-			return parsedLine{}, fmt.Errorf("header of format %s: want %q", quote(l.Format), ExportFormat)
+			return parsedLine{}, fmt.Errorf("header of format %s: want %q", Quote(l.Format), ExportFormat)
 		}
 		if l.Version != ExportVersion {
 			return parsedLine{}, fmt.Errorf("export format version %d: this mneme reads version %d", l.Version, ExportVersion)
@@ -228,7 +228,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 			}
 			m, err := newMemory(Draft{Scope: scope, Content: name + ": " + obs, Tags: tags, Time: now, Source: "import"}, now, scope)
 			if err != nil {
-				return parsedLine{}, fmt.Errorf("entity %s: %s", quote(name), strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+				return parsedLine{}, fmt.Errorf("entity %s: %s", Quote(name), strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
 			}
 			p.graph = append(p.graph, m)
 		}
@@ -255,7 +255,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 	case "":
 		return parsedLine{}, errors.New(`the line has no "type": want header, memory, entity or relation`)
 	default:
-		return parsedLine{}, fmt.Errorf("unknown type %s: want header, memory, entity or relation", quote(l.Type))
+		return parsedLine{}, fmt.Errorf("unknown type %s: want header, memory, entity or relation", Quote(l.Type))
 	}
 }
 
@@ -263,7 +263,7 @@ func parseLine(line []byte, scope string, now time.Time) (parsedLine, error) {
 // a hand-edited file may lack.
 func checkImported(m *Memory) error {
 	if u, err := uuid.Parse(m.ID); err != nil || u.String() != m.ID {
-		return fmt.Errorf("memory id %s is not a UUID in canonical form", quote(m.ID))
+		return fmt.Errorf("memory id %s is not a UUID in canonical form", Quote(m.ID))
 	}
 	if m.Scope = strings.TrimSpace(m.Scope); m.Scope == "" {
 		return fmt.Errorf("memory %s has no scope", m.ID)

@@ -138,7 +138,7 @@ func finishMemory(m *Memory) error {
 	switch m.Kind {
 	case KindThought, KindFact, KindEpisode:
 	default:
-		return fmt.Errorf("%w: kind %s is not one of thought, fact, episode", ErrInvalid, quote(string(m.Kind)))
+		return fmt.Errorf("%w: kind %s is not one of thought, fact, episode", ErrInvalid, Quote(string(m.Kind)))
 	}
 	if err := checkSizes(m); err != nil {
 		return err
@@ -212,10 +212,10 @@ func normalizeTags(tags []string) ([]string, error) {
 	for _, t := range tags {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if len(t) > MaxTagBytes {
-			return nil, fmt.Errorf("%w: tag %s is %d bytes, more than the limit of %d: use one short word like \"food\"", ErrInvalid, quote(t), len(t), MaxTagBytes)
+			return nil, fmt.Errorf("%w: tag %s is %d bytes, more than the limit of %d: use one short word like \"food\"", ErrInvalid, Quote(t), len(t), MaxTagBytes)
 		}
 		if !isTag(t) {
-			return nil, fmt.Errorf("%w: tag %s is not one lowercase word of letters and digits: use e.g. \"food\" or \"work2\"", ErrInvalid, quote(t))
+			return nil, fmt.Errorf("%w: tag %s is not one lowercase word of letters and digits: use e.g. \"food\" or \"work2\"", ErrInvalid, Quote(t))
 		}
 		if slices.Contains(out, t) { // out holds at most MaxTags
 			continue
@@ -240,30 +240,32 @@ func isTag(t string) bool {
 	return true
 }
 
-// maxQuoted is how many bytes of a caller's value an error message quotes.
-const maxQuoted = 80
+// MaxQuoted is how many bytes of a caller's value an error message quotes.
+const MaxQuoted = 80
 
-// clip returns s cut to about maxQuoted bytes (at a rune boundary) with
+// Clip returns s cut to about MaxQuoted bytes (at a rune boundary) with
 // "…" appended when it was cut, so that an error message naming a value the
 // caller sent stays short however large the value was.
-func clip(s string) string {
-	if len(s) <= maxQuoted {
+func Clip(s string) string {
+	if len(s) <= MaxQuoted {
 		return s
 	}
-	n := maxQuoted
+	n := MaxQuoted
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n] + "…"
 }
 
-// quote is %q of clip(s): the way every error message quotes a value the
-// caller sent.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
+// Quote is %q of Clip(s) with the size when it was cut: the way every error
+// message, in memory and at the tool boundary, quotes a value the caller
+// sent, so a huge argument never comes back whole into the model's context.
+// Clip and Quote are pure and safe for concurrent use.
+func Quote(s string) string {
+	if len(s) <= MaxQuoted {
 		return strconv.Quote(s)
 	}
-	return strconv.Quote(clip(s)) + fmt.Sprintf(" (%d bytes)", len(s))
+	return strconv.Quote(Clip(s)) + fmt.Sprintf(" (%d bytes)", len(s))
 }
 
 // CheckScope checks a scope a caller names ("" is the default scope): at
@@ -274,11 +276,11 @@ func quote(s string) string {
 func CheckScope(scope string) error {
 	scope = strings.TrimSpace(scope)
 	if len(scope) > MaxScopeBytes {
-		return fmt.Errorf("%w: scope %s is %d bytes, more than the limit of %d: name the scope in a word or two, like personal or project:mneme", ErrInvalid, quote(scope), len(scope), MaxScopeBytes)
+		return fmt.Errorf("%w: scope %s is %d bytes, more than the limit of %d: name the scope in a word or two, like personal or project:mneme", ErrInvalid, Quote(scope), len(scope), MaxScopeBytes)
 	}
 	for _, r := range scope {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(":._-/", r) {
-			return fmt.Errorf("%w: scope %s has the character %q: a scope is letters, digits and : . _ - / only, like personal or project:mneme", ErrInvalid, quote(scope), r)
+			return fmt.Errorf("%w: scope %s has the character %q: a scope is letters, digits and : . _ - / only, like personal or project:mneme", ErrInvalid, Quote(scope), r)
 		}
 	}
 	return nil

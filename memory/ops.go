@@ -177,9 +177,9 @@ func (s *Store) plan(ctx context.Context, q querier, ops []Op, now time.Time) ([
 		for _, id := range op.IDs {
 			if j, ok := claimed[id]; ok {
 				if j == i {
-					return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s twice: name it once", ErrInvalid, i, op.Op, clip(id))
+					return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s twice: name it once", ErrInvalid, i, op.Op, Clip(id))
 				}
-				return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s, which ops[%d] already names: name each memory in one op", ErrInvalid, i, op.Op, clip(id), j)
+				return nil, fmt.Errorf("%w: ops[%d] (%s) names memory %s, which ops[%d] already names: name each memory in one op", ErrInvalid, i, op.Op, Clip(id), j)
 			}
 			claimed[id] = i
 			all = append(all, id)
@@ -202,7 +202,7 @@ func (s *Store) plan(ctx context.Context, q querier, ops []Op, now time.Time) ([
 		for _, id := range op.IDs {
 			m, ok := byID[id]
 			if !ok {
-				return nil, fmt.Errorf("ops[%d] (%s): memory %s: %w", i, op.Op, clip(id), ErrNotFound)
+				return nil, fmt.Errorf("ops[%d] (%s): memory %s: %w", i, op.Op, Clip(id), ErrNotFound)
 			}
 			if m.IsArchived() {
 				by := ""
@@ -259,7 +259,7 @@ func checkOp(i int, op Op) error {
 			return bad("an archive stores nothing: drop the draft, or use supersede to replace the memories")
 		}
 	default:
-		return fmt.Errorf("%w: ops[%d]: op %s is not one of add, merge, supersede, archive", ErrInvalid, i, quote(string(op.Op)))
+		return fmt.Errorf("%w: ops[%d]: op %s is not one of add, merge, supersede, archive", ErrInvalid, i, Quote(string(op.Op)))
 	}
 	if op.Draft.ID != "" {
 		return bad("leave the draft's id empty: the op always stores a new memory")
@@ -293,11 +293,11 @@ func (s *Store) newFromOp(op Op, olds []Memory, now time.Time) (Memory, error) {
 		scope := olds[0].Scope
 		for _, o := range olds[1:] {
 			if o.Scope != scope {
-				return Memory{}, fmt.Errorf("%w: memories %s and %s are in different scopes (%s, %s): combine memories of one scope", ErrInvalid, olds[0].ID, o.ID, quote(scope), quote(o.Scope))
+				return Memory{}, fmt.Errorf("%w: memories %s and %s are in different scopes (%s, %s): combine memories of one scope", ErrInvalid, olds[0].ID, o.ID, Quote(scope), Quote(o.Scope))
 			}
 		}
 		if ds := strings.TrimSpace(d.Scope); ds != "" && ds != scope {
-			return Memory{}, fmt.Errorf("%w: the draft's scope %s differs from the scope %s of the memories it replaces: leave it empty", ErrInvalid, quote(ds), quote(scope))
+			return Memory{}, fmt.Errorf("%w: the draft's scope %s differs from the scope %s of the memories it replaces: leave it empty", ErrInvalid, Quote(ds), Quote(scope))
 		}
 		d.Scope = scope
 		byTime := slices.Clone(olds)

@@ -201,10 +201,10 @@ func (s *Store) update(ctx context.Context, d Draft, now time.Time) (Memory, Out
 func (s *Store) getOne(ctx context.Context, q querier, id string) (Memory, error) {
 	rows, err := selectRows(ctx, q, "", false, `m.id = ?`, id)
 	if err != nil {
-		return Memory{}, fmt.Errorf("get %s: %w", clip(id), err)
+		return Memory{}, fmt.Errorf("get %s: %w", Clip(id), err)
 	}
 	if len(rows) == 0 {
-		return Memory{}, fmt.Errorf("get %s: %w", clip(id), ErrNotFound)
+		return Memory{}, fmt.Errorf("get %s: %w", Clip(id), ErrNotFound)
 	}
 	return rows[0].m, nil
 }

@@ -354,7 +354,7 @@ func (s *Store) Get(ctx context.Context, ids []string) ([]Memory, error) {
 	for _, id := range ids {
 		m, ok := byID[id]
 		if !ok {
-			return nil, fmt.Errorf("get %s: %w", clip(id), ErrNotFound)
+			return nil, fmt.Errorf("get %s: %w", Clip(id), ErrNotFound)
 		}
 		out = append(out, m)
 	}

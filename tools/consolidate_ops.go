@@ -55,7 +55,7 @@ func (d Deps) opsFromInput(ctx context.Context, in []OperationIn, scope, thread 
 		switch kind {
 		case memory.OpAdd, memory.OpMerge, memory.OpSupersede, memory.OpArchive:
 		default:
-			return nil, invalidf("operations[%d]: op %s is not known: use add, merge, supersede or archive", i, quoted(o.Op))
+			return nil, invalidf("operations[%d]: op %s is not known: use add, merge, supersede or archive", i, memory.Quote(o.Op))
 		}
 		where := fmt.Sprintf("operations[%d] (%s)", i, kind)
 		if len(o.IDs) > maxOperationIDs {
@@ -120,7 +120,7 @@ func (d Deps) opDraft(o OperationIn, where, scope string) (memory.Draft, error) 
 	case kind == "":
 		kind = memory.KindThought
 	case kind != memory.KindThought && kind != memory.KindFact && kind != memory.KindEpisode:
-		return memory.Draft{}, invalidf("%s: kind %s is not known: use thought, fact or episode", where, quoted(o.Kind))
+		return memory.Draft{}, invalidf("%s: kind %s is not known: use thought, fact or episode", where, memory.Quote(o.Kind))
 	}
 	if kind == memory.KindFact && (strings.TrimSpace(o.Subject) == "" || strings.TrimSpace(o.Predicate) == "" || strings.TrimSpace(o.Object) == "") {
 		return memory.Draft{}, invalidf("%s: a fact needs subject, predicate and object", where)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,10 +56,10 @@ var tagPattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 func checkTag(t string) (string, error) {
 	norm := strings.ToLower(strings.TrimSpace(t))
 	if len(norm) > memory.MaxTagBytes {
-		return "", invalidf("tag %s is %d bytes, the limit is %d: tags are single short words like \"travel\" or \"work\"", quoted(t), len(norm), memory.MaxTagBytes)
+		return "", invalidf("tag %s is %d bytes, the limit is %d: tags are single short words like \"travel\" or \"work\"", memory.Quote(t), len(norm), memory.MaxTagBytes)
 	}
 	if !tagPattern.MatchString(norm) {
-		return "", invalidf("tag %s is not one lowercase word: tags are single words of letters and digits, like \"travel\" or \"work\" (no spaces, hyphens or punctuation)", quoted(t))
+		return "", invalidf("tag %s is not one lowercase word: tags are single words of letters and digits, like \"travel\" or \"work\" (no spaces, hyphens or punctuation)", memory.Quote(t))
 	}
 	return norm, nil
 }
@@ -107,32 +106,6 @@ func checkIDs(what string, ids []string, limit int, split string) ([]string, err
 		}
 	}
 	return out, nil
-}
-
-// maxQuoted is how many bytes of an argument an error message quotes.
-const maxQuoted = 80
-
-// clipped returns s cut to about maxQuoted bytes (at a rune boundary) with
-// "…" appended when it was cut.
-func clipped(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	n := maxQuoted
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// quoted is how every error message quotes an argument the caller sent:
-// %q of it cut to about maxQuoted bytes, with its size when it was cut, so
-// a huge argument never comes back whole into the model's context.
-func quoted(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprintf("%q (%d bytes)", clipped(s), len(s))
 }
 
 // maxErrorText bounds the text of a tool error: a message built from
@@ -188,14 +161,14 @@ const (
 func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if len(s) > maxTimeBytes {
-		return time.Time{}, invalidf("%s %s is too long to be a time: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\"", field, quoted(s))
+		return time.Time{}, invalidf("%s %s is too long to be a time: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\"", field, memory.Quote(s))
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
 	m, err := timeexpr.Parse(s, d.Now(), d.Location)
 	if err != nil {
-		return time.Time{}, invalidf("%s %s is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, quoted(s))
+		return time.Time{}, invalidf("%s %s is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, memory.Quote(s))
 	}
 	var t time.Time
 	switch m.Kind {
@@ -208,7 +181,7 @@ func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 		t = m.Anchor
 	}
 	if t.IsZero() {
-		return time.Time{}, invalidf("%s %s does not name a point in time: give a date like 2026-05-08 or a time like 2026-05-08T14:30:00+02:00", field, quoted(s))
+		return time.Time{}, invalidf("%s %s does not name a point in time: give a date like 2026-05-08 or a time like 2026-05-08T14:30:00+02:00", field, memory.Quote(s))
 	}
 	return t, nil
 }

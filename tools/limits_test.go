@@ -178,15 +178,15 @@ func TestCheckTagsRejectsLongListsFirst(t *testing.T) {
 	}
 }
 
-func TestQuoted(t *testing.T) {
+func TestQuote(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"short", `"short"`},
-		{strings.Repeat("a", maxQuoted), `"` + strings.Repeat("a", maxQuoted) + `"`},
-		{strings.Repeat("a", maxQuoted+1), `"` + strings.Repeat("a", maxQuoted) + `…" (81 bytes)`},
-		{strings.Repeat("é", 100), `"` + strings.Repeat("é", maxQuoted/2) + `…" (200 bytes)`},
+		{strings.Repeat("a", memory.MaxQuoted), `"` + strings.Repeat("a", memory.MaxQuoted) + `"`},
+		{strings.Repeat("a", memory.MaxQuoted+1), `"` + strings.Repeat("a", memory.MaxQuoted) + `…" (81 bytes)`},
+		{strings.Repeat("é", 100), `"` + strings.Repeat("é", memory.MaxQuoted/2) + `…" (200 bytes)`},
 	} {
-		if got := quoted(tc.in); got != tc.want {
-			t.Errorf("quoted(%.20q…) = %s, want %s", tc.in, got, tc.want)
+		if got := memory.Quote(tc.in); got != tc.want {
+			t.Errorf("memory.Quote(%.20q…) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 	if got := bounded(hugeText + "the end"); len(got) > maxErrorText+10 || !strings.HasSuffix(got, "the end") {

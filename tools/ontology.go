@@ -113,7 +113,7 @@ func Ontology(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 				return pending, nil
 			}
 		default:
-			err = invalidf("action %s is not known: use show, list, search, add or expand", quoted(in.Action))
+			err = invalidf("action %s is not known: use show, list, search, add or expand", memory.Quote(in.Action))
 		}
 		if err != nil {
 			return d.failure("ontology", err)
@@ -142,14 +142,14 @@ func (d Deps) ontologyAdd(in OntologyInput, out *OntologyOutput) error {
 	for i, p := range in.Path {
 		path[i] = strings.ToLower(strings.TrimSpace(p))
 		if len(path[i]) > memory.MaxTagBytes {
-			return invalidf("path part %s is %d bytes, the limit is %d: name an existing category", quoted(p), len(path[i]), memory.MaxTagBytes)
+			return invalidf("path part %s is %d bytes, the limit is %d: name an existing category", memory.Quote(p), len(path[i]), memory.MaxTagBytes)
 		}
 	}
 	tags := make([]string, len(in.Tags))
 	for i, t := range in.Tags {
 		tags[i] = strings.ToLower(strings.TrimSpace(t))
 		if len(tags[i]) > memory.MaxTagBytes {
-			return invalidf("tag %s is %d bytes, the limit is %d: tags are single short words", quoted(t), len(tags[i]), memory.MaxTagBytes)
+			return invalidf("tag %s is %d bytes, the limit is %d: tags are single short words", memory.Quote(t), len(tags[i]), memory.MaxTagBytes)
 		}
 	}
 	added, err := d.addTags(path, tags)

@@ -257,7 +257,7 @@ func (d Deps) query(in RecallInput, scopes []string) (memory.Query, error) {
 		return memory.Query{}, invalidf("offset %d is past the last page recall serves (%d): narrow the query with when, tags or scope instead", in.Offset, maxOffset)
 	}
 	if len(in.When) > maxTimeBytes {
-		return memory.Query{}, invalidf("when %s is too long to be a time: use words like yesterday, last week or in April", quoted(in.When))
+		return memory.Query{}, invalidf("when %s is too long to be a time: use words like yesterday, last week or in April", memory.Quote(in.When))
 	}
 	if in.MinProbability < 0 || in.MinProbability > 1 {
 		return memory.Query{}, invalidf("min_probability %v is out of range: use a number from 0 to 1", in.MinProbability)
@@ -283,7 +283,7 @@ func (d Deps) query(in RecallInput, scopes []string) (memory.Query, error) {
 		}
 	}
 	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
-		return memory.Query{}, invalidf("from %s is not before to %s: swap them or widen the range", quoted(in.From), quoted(in.To))
+		return memory.Query{}, invalidf("from %s is not before to %s: swap them or widen the range", memory.Quote(in.From), memory.Quote(in.To))
 	}
 	reinforce := true
 	if in.Reinforce != nil {

@@ -156,7 +156,7 @@ func rememberKind(in RememberInput) (memory.Kind, error) {
 		}
 	case memory.KindThought, memory.KindFact, memory.KindEpisode:
 	default:
-		return "", invalidf("kind %s is not known: use thought, fact or episode", quoted(in.Kind))
+		return "", invalidf("kind %s is not known: use thought, fact or episode", memory.Quote(in.Kind))
 	}
 	if kind == memory.KindFact && (strings.TrimSpace(in.Subject) == "" || strings.TrimSpace(in.Predicate) == "" || strings.TrimSpace(in.Object) == "") {
 		return "", invalidf("a fact needs subject, predicate and object, like subject \"user\", predicate \"lives in\", object \"Berlin\"; or store it as kind thought")

@@ -56,11 +56,11 @@ func MemoryResource(d Deps) server.ServerResourceTemplate {
 	return server.ServerResourceTemplate{Template: tmpl, Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		id, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, memoryURIPrefix))
 		if err != nil || id == "" || strings.Contains(id, "/") {
-			return nil, fmt.Errorf("memory resource %s: want %s: %w", quoted(req.Params.URI), MemoryURITemplate, mcp.ErrResourceNotFound)
+			return nil, fmt.Errorf("memory resource %s: want %s: %w", memory.Quote(req.Params.URI), MemoryURITemplate, mcp.ErrResourceNotFound)
 		}
 		ms, err := d.Store.Get(ctx, []string{id})
 		if errors.Is(err, memory.ErrNotFound) {
-			return nil, fmt.Errorf("memory %s: %w", clipped(id), mcp.ErrResourceNotFound)
+			return nil, fmt.Errorf("memory %s: %w", memory.Clip(id), mcp.ErrResourceNotFound)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("memory %s: %w", id, err)

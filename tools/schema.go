@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mneme-mcp/mneme/memory"
 )
 
 // withBounds adds JSON Schema keywords (minimum, maximum, maxItems, ...) to
@@ -66,7 +67,7 @@ func schemaErrorText(text string) (string, bool) {
 	}
 	starts := schemaDetail.FindAllStringSubmatchIndex(rest, maxSchemaDetails+1)
 	if len(starts) == 0 {
-		return bounded("invalid arguments: they do not fit the tool's input schema: " + clipped(rest)), true
+		return bounded("invalid arguments: they do not fit the tool's input schema: " + memory.Clip(rest)), true
 	}
 	var parts []string
 	for i, m := range starts {
@@ -108,14 +109,14 @@ func schemaPart(ptr, body string) string {
 		return fmt.Sprintf("%s must be %s, not %s", name, strings.Join(wants, " or "), got)
 	}
 	if strings.HasPrefix(want, "[") {
-		return fmt.Sprintf("%s %s is not one of %s", name, quoted(got), clipped(strings.Join(strings.Fields(strings.Trim(want, "[]")), ", ")))
+		return fmt.Sprintf("%s %s is not one of %s", name, memory.Quote(got), memory.Clip(strings.Join(strings.Fields(strings.Trim(want, "[]")), ", ")))
 	}
 	return fmt.Sprintf("%s is %s, outside the limit %s", name, number(got), number(want))
 }
 
 // words renders "[a b]" as "a, b", cut short.
 func words(list string) string {
-	return clipped(strings.Join(strings.Fields(strings.Trim(list, "[]")), ", "))
+	return memory.Clip(strings.Join(strings.Fields(strings.Trim(list, "[]")), ", "))
 }
 
 // number renders a limit or the value that broke it short: a big.Rat
@@ -127,7 +128,7 @@ func number(s string) string {
 			return strconv.FormatFloat(f, 'g', 4, 64)
 		}
 	}
-	return clipped(s)
+	return memory.Clip(s)
 }
 
 func allTypes(ws []string) bool {
@@ -156,7 +157,7 @@ func bindErrorText(text string) (string, bool) {
 	}
 	detail := "they do not fit the tool's input schema"
 	if m := bindDetail.FindStringSubmatch(rest); m != nil {
-		detail = fmt.Sprintf("argument %s must be %s, not that %s", clipped(m[2]), goKind(m[3]), m[1])
+		detail = fmt.Sprintf("argument %s must be %s, not that %s", memory.Clip(m[2]), goKind(m[3]), m[1])
 	}
 	return "invalid arguments: " + detail + ": fix them as the tool's input schema says and call again", true
 }
@@ -173,7 +174,7 @@ func goKind(typ string) string {
 	case typ == "bool":
 		return "true or false"
 	}
-	return "of type " + clipped(typ)
+	return "of type " + memory.Clip(typ)
 }
 
 // shortenSchemaErrors is an after-call-tool hook that rewrites mcp-go's
