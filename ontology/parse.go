@@ -203,6 +203,12 @@ func (d *decoder) object(path []string, member func(path []string) error) error 
 	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
 		return &Error{Path: path, Err: ErrInvalid, Msg: "want a JSON object"}
 	}
+	return d.members(path, member)
+}
+
+// members reads the members of an object whose '{' has been read, calling
+// member for each key (positioned before its value), and the closing '}'.
+func (d *decoder) members(path []string, member func(path []string) error) error {
 	for d.dec.More() {
 		tok, err := d.dec.Token()
 		if err != nil {
@@ -249,20 +255,7 @@ func (d *decoder) children(path []string, member func([]string) error, want stri
 	default:
 		return &Error{Path: path, Err: ErrInvalid, Msg: "want " + want + " or null"}
 	}
-	for d.dec.More() {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return d.syntax(path, err)
-		}
-		key, _ := tok.(string)
-		if err := member(append(slices.Clip(path), key)); err != nil {
-			return err
-		}
-	}
-	if _, err := d.dec.Token(); err != nil {
-		return d.syntax(path, err)
-	}
-	return nil
+	return d.members(path, member)
 }
 
 func (d *decoder) subcategory(path []string) error {
