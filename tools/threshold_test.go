@@ -1,15 +1,14 @@
 package tools
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/mneme-mcp/mneme/memory/eval"
 
 	"github.com/mneme-mcp/mneme/embed"
 	"github.com/mneme-mcp/mneme/memory"
@@ -36,7 +35,7 @@ func TestMeasureMessageThreshold(t *testing.T) {
 	if os.Getenv("MNEME_MEASURE") == "" {
 		t.Skip("set MNEME_MEASURE=1 to measure the message-mode threshold on LoCoMo")
 	}
-	ds, err := loadBench(locomoDir)
+	ds, err := eval.Load(filepath.Join(locomoDir, "memories.jsonl"), filepath.Join(locomoDir, "queries.jsonl"))
 	if err != nil {
 		t.Skipf("LoCoMo not available: %v", err)
 	}
@@ -121,60 +120,4 @@ func TestMeasureMessageThreshold(t *testing.T) {
 				tallies[i].recall/float64(n), 100*tallies[i].dropped/max(tallies[i].others, 1))
 		}
 	}
-	fmt.Fprintln(os.Stderr, "done")
-}
-
-// benchMemory and benchQuery are lines of the neutral bench format
-// (../shared/datasets/README.md); memory/eval reads the same files.
-type benchMemory struct {
-	ID, Scope, Thread, Text string
-	Time                    time.Time
-}
-
-type benchQuery struct {
-	ID, Scope, Query string
-	Now              time.Time
-	Evidence         []string
-}
-
-type benchData struct {
-	Memories []benchMemory
-	Queries  []benchQuery
-}
-
-func loadBench(dir string) (*benchData, error) {
-	ds := &benchData{}
-	if err := readLines(filepath.Join(dir, "memories.jsonl"), func(b []byte) error {
-		var m benchMemory
-		err := json.Unmarshal(b, &m)
-		ds.Memories = append(ds.Memories, m)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	err := readLines(filepath.Join(dir, "queries.jsonl"), func(b []byte) error {
-		var q benchQuery
-		err := json.Unmarshal(b, &q)
-		ds.Queries = append(ds.Queries, q)
-		return err
-	})
-	return ds, err
-}
-
-func readLines(path string, each func([]byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		if len(sc.Bytes()) > 0 {
-			if err := each(sc.Bytes()); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-		}
-	}
-	return sc.Err()
 }
