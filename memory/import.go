@@ -429,21 +429,23 @@ func (s *Store) writeBatch(ctx context.Context, jobs []importJob, rep *ImportRep
 			if _, err := w.ExecContext(ctx, `RELEASE import_line`); err != nil {
 				return err
 			}
-			delta.Imported += d.Imported
-			delta.Unchanged += d.Unchanged
-			delta.Skipped += d.Skipped
-			delta.Errors = append(delta.Errors, d.Errors...)
+			delta.add(d)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	rep.Imported += delta.Imported
-	rep.Unchanged += delta.Unchanged
-	rep.Skipped += delta.Skipped
-	rep.Errors = append(rep.Errors, delta.Errors...)
+	rep.add(delta)
 	return nil
+}
+
+// add counts d's outcomes (not its Lines) into r.
+func (r *ImportReport) add(d ImportReport) {
+	r.Imported += d.Imported
+	r.Unchanged += d.Unchanged
+	r.Skipped += d.Skipped
+	r.Errors = append(r.Errors, d.Errors...)
 }
 
 // importAction is what importing a mneme memory does.
