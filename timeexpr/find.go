@@ -12,8 +12,18 @@ func rank(k Kind) int {
 // find scans left to right, takes the longest match at each position and keeps the first match of
 // the best rank.
 func (p *parser) find() (Match, bool) {
-	var best result
-	bestStart, found := 0, false
+	var best Match
+	found := false
+	p.scan(func(m Match) {
+		if !found || rank(m.Kind) > rank(best.Kind) {
+			best, found = m, true
+		}
+	})
+	return best, found
+}
+
+// scan calls f with every match left to right, the longest at each position, never overlapping.
+func (p *parser) scan(f func(Match)) {
 	for i := 0; i < len(p.toks); {
 		if !p.toks[i].word {
 			i++
@@ -27,23 +37,17 @@ func (p *parser) find() (Match, bool) {
 		if (p.tok(r.end) == "'" || p.tok(r.end) == "’") && p.glued(r.end) && p.tok(r.end+1) == "s" && p.glued(r.end+1) {
 			r.end += 2
 		}
-		if !found || rank(r.kind) > rank(best.kind) {
-			best, bestStart, found = r, i, true
+		start, end := p.toks[i].start, p.toks[r.end-1].end
+		m := Match{Kind: r.kind, Expr: p.src[start:end], Start: start, End: end}
+		switch r.kind {
+		case Exact:
+			m.From, m.To = r.from, r.to
+		case Vague:
+			m.From, m.To, m.Anchor, m.Spread = r.from, r.to, r.anchor, r.spread
 		}
+		f(m)
 		i = r.end
 	}
-	if !found {
-		return Match{}, false
-	}
-	start, end := p.toks[bestStart].start, p.toks[best.end-1].end
-	m := Match{Kind: best.kind, Expr: p.src[start:end], Start: start, End: end}
-	switch best.kind {
-	case Exact:
-		m.From, m.To = best.from, best.to
-	case Vague:
-		m.From, m.To, m.Anchor, m.Spread = best.from, best.to, best.anchor, best.spread
-	}
-	return m, true
 }
 
 // sane rejects windows that end before they start.

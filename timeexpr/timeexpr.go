@@ -143,6 +143,15 @@ func Find(text string, now time.Time, loc *time.Location) (Match, bool) {
 	return p.find()
 }
 
+// FindAll returns every time expression in text, left to right, none overlapping (at each position
+// the longest). A nil loc means now.Location().
+func FindAll(text string, now time.Time, loc *time.Location) []Match {
+	p := newParser(text, now, loc, false)
+	var out []Match
+	p.scan(func(m Match) { out = append(out, m) })
+	return out
+}
+
 // Strip returns text with the matched expression removed and whitespace and punctuation tidied
 // ("What did we do yesterday?" -> "What did we do?"). A Match that does not fit text leaves it as is.
 func Strip(text string, m Match) string {

@@ -503,3 +503,27 @@ func BenchmarkFind(b *testing.B) {
 		Find(text, now, time.UTC)
 	}
 }
+
+// FindAll returns every expression, in order, as Find would read each.
+func TestFindAll(t *testing.T) {
+	now := clocks(t)["UTC"]
+	text := "A few days ago I told you what happened on May 4th; yesterday and last week were quiet. May I ask?"
+	ms := FindAll(text, now, time.UTC)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Kind.String()+" "+m.Expr)
+		if text[m.Start:m.End] != m.Expr {
+			t.Errorf("%q: offsets %d..%d do not hold it", m.Expr, m.Start, m.End)
+		}
+	}
+	want := []string{"vague A few days ago", "exact on May 4th", "exact yesterday", "exact last week"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("FindAll = %q, want %q", got, want)
+	}
+	if y := ms[2]; !y.From.Equal(at(t, "2023-10-24", now)) || !y.To.Equal(at(t, "2023-10-25", now)) {
+		t.Errorf("yesterday = %v..%v", y.From, y.To)
+	}
+	if FindAll("nothing to see here", now, time.UTC) != nil {
+		t.Error("FindAll of text without a time expression is not empty")
+	}
+}
