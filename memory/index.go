@@ -6,7 +6,6 @@ import (
 	"errors"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
@@ -40,7 +39,8 @@ type doc struct {
 	m     Memory
 	vec   []float32 // unit length; nil = none
 	terms []termFreq
-	timed atomic.Int32 // whether its text states a time: 0 not yet known, 1 no, 2 yes (see statesTime)
+	refs  []span // times the text tells of ("last Friday" said on the 16th: the 10th), see readTimes
+	timed bool   // its text states a time or a duration, see readTimes
 	scope *scopeIndex
 	slot  int32
 }
@@ -144,6 +144,7 @@ func (ix *index) get(id string) (Memory, bool) {
 // recomputed. A replacement whose text, tags, time and thread position are
 // unchanged (a reinforcement, say) only swaps the stored value.
 func (ix *index) put(m Memory, vec []float32) {
+	refs, timed := readTimes(m.Content, m.Time, ix.opts.Location)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	vec = unit(vec)
@@ -159,7 +160,7 @@ func (ix *index) put(m Memory, vec []float32) {
 	}
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
-	d := &doc{m: m, vec: vec, terms: terms, scope: sc}
+	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, scope: sc}
 	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})

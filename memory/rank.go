@@ -10,7 +10,6 @@ import (
 
 	"github.com/mneme-mcp/mneme/decay"
 	"github.com/mneme-mcp/mneme/embed"
-	"github.com/mneme-mcp/mneme/timeexpr"
 )
 
 // Ranking, step by step (see index.rank):
@@ -131,6 +130,42 @@ func (w *window) closeness(t time.Time) float64 {
 	return math.Exp(-d.Hours() / scale.Hours())
 }
 
+// closenessOf returns how close the memory is to the window: the closeness
+// of when it was said or, when nearer, of a time its text tells of
+// (doc.refs), measured from the nearest point of that span.
+func (w *window) closenessOf(d *doc) float64 {
+	c := w.closeness(d.m.Time)
+	for _, r := range d.refs {
+		if c == 1 {
+			break
+		}
+		c = max(c, w.spanCloseness(r))
+	}
+	return c
+}
+
+// spanCloseness is closeness for the point of [r.from, r.to) nearest to the
+// window (its anchor when vague).
+func (w *window) spanCloseness(r span) float64 {
+	last := r.to.Add(-time.Nanosecond)
+	if w.vague {
+		switch {
+		case w.anchor.Before(r.from):
+			return w.closeness(r.from)
+		case w.anchor.After(last):
+			return w.closeness(last)
+		}
+		return 1
+	}
+	switch {
+	case !w.to.IsZero() && !r.from.Before(w.to):
+		return w.closeness(r.from)
+	case !w.from.IsZero() && last.Before(w.from):
+		return w.closeness(last)
+	}
+	return 1
+}
+
 // search is one resolved ranking request against the index.
 type search struct {
 	terms    []weightedTerm // lexical query terms; none = a pure time question
@@ -165,8 +200,15 @@ func (f filter) pass(sc *scopeIndex, slot int32) bool {
 		return false
 	}
 	if f.window {
-		t := sc.when[slot]
-		return t >= f.from && t < f.to
+		if t := sc.when[slot]; t >= f.from && t < f.to {
+			return true
+		}
+		for _, r := range sc.docs[slot].refs {
+			if r.to.UnixMicro() > f.from && r.from.UnixMicro() < f.to {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }
@@ -422,21 +464,21 @@ func (ix *index) score(s search, cands []candidate, applied string, offset, limi
 		if len(s.terms) > 0 && c.d.scope.asks[c.d.slot] {
 			r *= 1 - questionPenalty
 		}
-		if s.when && len(s.terms) > 0 && !c.d.statesTime(ix.opts.Location) {
+		if s.when && len(s.terms) > 0 && !c.d.timed {
 			r *= 1 - whenWeight
 		}
 		if s.win != nil {
 			switch {
 			case s.win.vague && len(s.terms) == 0:
-				r *= s.win.closeness(m.Time)
+				r *= s.win.closenessOf(c.d)
 			case s.win.vague:
-				r *= 1 - vagueWeight + vagueWeight*s.win.closeness(m.Time)
+				r *= 1 - vagueWeight + vagueWeight*s.win.closenessOf(c.d)
 			case applied == "boost-fallback" && len(s.terms) == 0:
-				r *= s.win.closeness(m.Time)
+				r *= s.win.closenessOf(c.d)
 			case applied == "boost":
-				r *= 1 - windowWeight + windowWeight*s.win.closeness(m.Time)
+				r *= 1 - windowWeight + windowWeight*s.win.closenessOf(c.d)
 			case applied == "boost-fallback":
-				r = (1-fallbackWeight)*r + fallbackWeight*s.win.closeness(m.Time)*boolf(r > 0)
+				r = (1-fallbackWeight)*r + fallbackWeight*s.win.closenessOf(c.d)*boolf(r > 0)
 			}
 		}
 		if r <= 0 {
@@ -444,6 +486,7 @@ func (ix *index) score(s search, cands []candidate, applied string, offset, limi
 		}
 		sc.Relevance = min(r, 1)
 		sc.LogP = logP(sc.Relevance, *m, s.now, rk.DecayUnit)
+
 		sc.Probability = math.Exp(sc.LogP)
 		if sc.Probability < s.minP {
 			continue
@@ -490,25 +533,6 @@ func logP(r float64, m Memory, now time.Time, unit time.Duration) float64 {
 		g = decay.InitialStrength
 	}
 	return decay.LogProbability(r, decay.Elapsed(from, now, unit), g)
-}
-
-// statesTime reports whether the memory's text states a time ("yesterday",
-// "last May", "in 2019"). Finding one costs about 40 µs, which would double
-// the time to load an index, so it is worked out the first time a "when"
-// question meets the memory and kept; concurrent searches may both work it
-// out, with the same answer.
-func (d *doc) statesTime(loc *time.Location) bool {
-	switch d.timed.Load() {
-	case 1:
-		return false
-	case 2:
-		return true
-	}
-	// The reference time only places the expression; any will do.
-	_, ok := timeexpr.Find(d.m.Content, d.m.Time, loc)
-	ok = ok || statesDuration(d.m.Content)
-	d.timed.Store(1 + int32(boolf(ok)))
-	return ok
 }
 
 // durationUnits are the units of a stated duration.

@@ -273,10 +273,8 @@ func TestRankWhenPrefersMemoriesStatingATime(t *testing.T) {
 		rmem("timed", "Ana: the pottery class last Friday was great fun", 0),
 	)
 	for id, want := range map[string]bool{"timed": true, "plain": false} {
-		for range 2 { // worked out, then remembered
-			if got := ix.byID[id].statesTime(time.UTC); got != want {
-				t.Errorf("%s states a time: %v", id, got)
-			}
+		if got := ix.byID[id].timed; got != want {
+			t.Errorf("%s states a time: %v", id, got)
 		}
 	}
 	got, _ := rankIDs(t, ix, search{terms: queryTerms("pottery class"), when: true})
@@ -379,6 +377,89 @@ func TestStatesDuration(t *testing.T) {
 	} {
 		if got := statesDuration(text); got != want {
 			t.Errorf("statesDuration(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A window matches a memory by when it was said or by a time its text tells
+// of: "last Friday" said on Thursday 16 May 2024 is Friday 10 May.
+func TestRankWindowMatchesToldTimes(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("said-in", "Tim: the castle tour in the UK was great", 8),
+		rmem("told", "Tim: I visited a castle in the UK last Friday", 15),
+		rmem("neither", "Tim: another castle in the UK, what a place", 40),
+	)
+	d := ix.byID["told"]
+	wantFrom := time.Date(2024, 5, 10, 0, 0, 0, 0, time.UTC)
+	if len(d.refs) != 1 || !d.refs[0].from.Equal(wantFrom) || !d.refs[0].to.Equal(wantFrom.AddDate(0, 0, 1)) {
+		t.Fatalf("refs of %q = %v, want the Friday %v", d.m.Content, d.refs, wantFrom)
+	}
+	if !d.timed || ix.byID["neither"].timed {
+		t.Errorf("timed: told %v, neither %v", d.timed, ix.byID["neither"].timed)
+	}
+	// The week of 6..12 May holds "said-in" by its time and "told" by its Friday.
+	win := &window{from: time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC), to: time.Date(2024, 5, 13, 0, 0, 0, 0, time.UTC), soft: true}
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("castle UK"), win: win, now: rankDay0.AddDate(0, 0, 60)})
+	if applied != "boost" || len(got) != 3 || got[2] != "neither" {
+		t.Errorf("soft window: ranked %v (%s), want the two in the week first", got, applied)
+	}
+	// A hard (explicit from/to) window filters by either.
+	hard := &window{from: win.from, to: win.to}
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("castle"), win: hard, now: rankDay0.AddDate(0, 0, 60)})
+	slices.Sort(got)
+	if applied != "filter" || !slices.Equal(got, []string{"said-in", "told"}) {
+		t.Errorf("hard window: got %v (%s), want said-in and told", got, applied)
+	}
+}
+
+// A query word the scope has never seen finds what the scope holds: a
+// compound written together or apart, a typo.
+func TestRankUnseenWords(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("roadtrip", "Mel: that roadtrip this past weekend was insane", 0),
+		rmem("road", "Mel: the road to the lake was closed", 1),
+		rmem("fest", "Caroline: we had a blast at the pride festival", 2),
+		rmem("other", "Caroline: painting is my outlet", 3),
+	)
+	for q, want := range map[string]string{
+		"road trip":            "roadtrip",
+		"pride fesetival":      "fest",
+		"when was the festivl": "fest",
+	} {
+		got, _ := rankIDs(t, ix, search{terms: queryTerms(q)})
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("%q: ranked %v, want %s first", q, got, want)
+		}
+	}
+	// Split: the scope holds "road" and "trip" but never "roadtrip".
+	ix2 := newTestIndex(DefaultRanking())
+	putAll(t, ix2, rmem("trip", "a long road trip to the coast", 0), rmem("x", "a quiet day at home", 1))
+	if got, _ := rankIDs(t, ix2, search{terms: queryTerms("roadtrip")}); len(got) == 0 || got[0] != "trip" {
+		t.Errorf("roadtrip: ranked %v, want trip", got)
+	}
+	// A short unseen word is not guessed at.
+	if got, _ := rankIDs(t, ix2, search{terms: queryTerms("hime")}); len(got) != 0 {
+		t.Errorf("hime: ranked %v, want nothing", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"festiv", "festiv", 2, 0},
+		{"fesetiv", "festiv", 2, 1},
+		{"festvi", "festiv", 2, 1}, // transposition
+		{"abc", "xyz", 1, 2},       // over the limit: limit+1
+		{"", "abc", 5, 3},
+		{"kitten", "sitting", 5, 3},
+	} {
+		if got := editDistance(c.a, c.b, c.limit); got != c.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
 		}
 	}
 }
