@@ -100,6 +100,7 @@ var benchQueries = []struct {
 	{"text", "", true},
 	{"text+window", " in March", true},
 	{"time-only", "what happened in March?", false},
+	{"text+unseen", " qwertyuiopx", true}, // a word no memory holds: the typo scan of the vocabulary
 }
 
 func BenchmarkRecall(b *testing.B) {
@@ -110,7 +111,8 @@ func BenchmarkRecall(b *testing.B) {
 	}
 }
 
-// BenchmarkRecallTime runs the queries with a time window at 100,000 memories.
+// BenchmarkRecallTime runs the queries with a time window, and one with a
+// word no memory holds, at 100,000 memories.
 func BenchmarkRecallTime(b *testing.B) {
 	for _, q := range benchQueries[1:] {
 		b.Run(fmt.Sprintf("%s/n=100000", q.name), func(b *testing.B) {

@@ -352,6 +352,7 @@ func topN(scores []float64, touched []int32, n int, keep func(int32) bool) []int
 // top n slots that keep passes.
 func lexicalSearch(sc *scopeIndex, rk Ranking, terms []weightedTerm, n int, archived bool, keep func(int32) bool) ([]float64, []int32) {
 	p := bm25{k1: rk.K1, b: rk.B}
+	terms = expandUnseen(sc, terms)
 	run := func(terms []weightedTerm) ([]float64, []int32) {
 		acc := make([]float64, len(sc.docs))
 		touched := p.score(sc, terms, archived, acc, nil)
