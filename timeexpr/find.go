@@ -167,7 +167,9 @@ func (p *parser) rangeTo(x result, j int) (result, bool) {
 	if x.kind == Vague {
 		return result{}, false
 	}
+	p.rangeEnd = true
 	y, ok := p.expr(j, true)
+	p.rangeEnd = false
 	if x.date && x.oneDay {
 		// "April 1 to 10": a bare day in the month of x.
 		if d, next, _, ok2 := p.dayNum(j); ok2 && (!ok || y.end <= next) {

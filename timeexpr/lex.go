@@ -48,20 +48,23 @@ func isWordRune(r rune) bool {
 
 // parser matches rules over the tokens of one input.
 type parser struct {
-	src     string
-	toks    []token
-	now     time.Time // in loc
-	loc     *time.Location
-	whole   bool // Parse: a bare month, year or season is accepted
-	nested  bool // inside early/mid/late: no second one
-	inClock bool // inside "3pm <day>": no second time of day
+	src      string
+	toks     []token
+	now      time.Time // in loc
+	loc      *time.Location
+	whole    bool // Parse: a bare month, year or season is accepted
+	dmy      bool // Options.DayFirst: ambiguous slashed dates are day/month
+	nested   bool // inside early/mid/late: no second one
+	inClock  bool // inside "3pm <day>": no second time of day
+	rangeEnd bool // reading the end of a range: a yearless "5/10" is a date
 }
 
-func newParser(s string, now time.Time, loc *time.Location, whole bool) *parser {
+func newParser(s string, now time.Time, opt Options, whole bool) *parser {
+	loc := opt.Location
 	if loc == nil {
 		loc = now.Location()
 	}
-	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole}
+	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole, dmy: opt.DayFirst}
 }
 
 // tok returns the lower-case text of token i, or "" past the end.

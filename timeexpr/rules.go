@@ -21,6 +21,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 		}
 	}
 	try(p.subPeriod(i))
+	try(p.numeric(i))
 	try(p.relDay(i))
 	try(p.relUnit(i))
 	try(p.ago(i))
@@ -407,9 +408,10 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 	return result{}, false
 }
 
-var isoRE = regexp.MustCompile(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?)?`)
+var isoRE = regexp.MustCompile(`^(\d{4})([-/.])(\d{1,2})(?:([-/.])(\d{1,2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?)?`)
 
-// iso reads 2023-05-04, 2023/05/04, 2023-05 and ISO date-times (zone optional, else the location).
+// iso reads 2023-05-04, 2023/05/04, 2023.05.04, 2023-05 and ISO date-times (zone optional, else the
+// location).
 func (p *parser) iso(i int) (result, bool) {
 	t := p.toks[i]
 	if t.text[0] < '0' || t.text[0] > '9' {
@@ -434,6 +436,9 @@ func (p *parser) iso(i int) (result, bool) {
 	if end < len(p.toks) && p.glued(end) && (p.toks[end].word || p.is(end, "-", "/", ":")) {
 		return result{}, false
 	}
+	if p.is(end, ".") && p.glued(end) && p.glued(end+1) && end+1 < len(p.toks) && p.toks[end+1].word {
+		return result{}, false // "2023.05.04.1", "2023-05-04.5"
+	}
 	sub := func(k int) string {
 		if g[2*k] < 0 {
 			return ""
@@ -446,6 +451,9 @@ func (p *parser) iso(i int) (result, bool) {
 		return result{}, false
 	}
 	if sub(5) == "" {
+		if sub(2) == "." {
+			return result{}, false // "2023.5" is a number
+		}
 		return p.monthWindow(y, mo, end), true
 	}
 	if sub(4) != sub(2) {
@@ -494,8 +502,11 @@ func (p *parser) yearOnly(i int, ctx bool) (result, bool) {
 		lo, hi = 1000, 9999
 	}
 	y, ok := p.year(i, lo, hi)
-	if !ok || (p.glued(i+1) && p.is(i+1, "-", "/", ":", ".")) {
+	if !ok || (p.glued(i+1) && p.is(i+1, "-", "/", ":")) {
 		return result{}, false
+	}
+	if p.glued(i+1) && p.is(i+1, ".") && p.glued(i+2) && i+2 < len(p.toks) && p.toks[i+2].word {
+		return result{}, false // "2023.5"; a full stop after "in 2022." is fine
 	}
 	return p.yearWindow(y, i+1), true
 }

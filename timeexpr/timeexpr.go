@@ -12,8 +12,8 @@
 //
 // # Semantics
 //
-// Windows are half-open [From, To) in the *time.Location given to Find or Parse (a nil location means
-// now's). A zero From or To means the window is open on that side. Days are built with time.Date in
+// Windows are half-open [From, To) in the *time.Location given to Find or Parse, or as
+// Options.Location to FindWith, FindAllWith or ParseWith (a nil location means now's). A zero From or To means the window is open on that side. Days are built with time.Date in
 // that location, so a day across a daylight-saving change is 23 or 25 hours long. Weeks run Monday to
 // Sunday.
 //
@@ -43,6 +43,14 @@
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
 //     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
 //     ISO months "2023-05", years "in 2022" (a bare year needs a preposition).
+//   - Numeric dates "5/4/2023", "25/4/2023", "5/4/23", "4.5.2023", "2023.05.04": that day. A part
+//     above 12 is the day; otherwise dotted dates are day first (4.5.2023 is 4 May, the European
+//     convention) and slashed ones month first (5/4/2023 is May 4, US English) unless
+//     Options.DayFirst is set. A two-digit year is the nearest one at most 20 years ahead. Without a
+//     year ("5/4") only after on, since, until, till, from, before, after or between, before a time
+//     of day ("5/4 at 3pm") or at the end of a range ("from 5/4 to 5/10"); then the most recent
+//     such day not after today. Not dates: "3/4 of", "won 3/2", "scored 10/10", "1/2 cup", "cut by
+//     1/2" (so "by 5/4" is not read either), "version 1.2.3", "1.5", "24/7".
 //   - Seasons are meteorological, northern hemisphere: spring Mar-May, summer Jun-Aug, autumn/fall
 //     Sep-Nov, winter Dec-Feb (named by the year of its December: "winter 2022" is Dec 2022-Feb 2023).
 //     "in (the) summer" is the most recent summer that has started; "last summer" the most recent one
@@ -73,9 +81,8 @@
 //     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
 //     around its middle, spread half the window but at least 2d).
 //
-// Not understood (left for later): numeric day-month forms such as "5/4/2023" or "4.5.2023" (they
-// are ambiguous between US and European order), movable feasts (Easter, Thanksgiving), "N days
-// from now" and other future offsets, "the first week of May", languages other than English.
+// Not understood (left for later): movable feasts (Easter, Thanksgiving), "N days from now" and
+// other future offsets, "the first week of May", languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
@@ -135,18 +142,38 @@ type Match struct {
 	End      int           // byte offset just past Expr in the input
 }
 
+// Options configure how text is read. The zero value reads in now's location, month first.
+type Options struct {
+	// Location is where days begin and end; nil means now.Location().
+	Location *time.Location
+	// DayFirst reads an ambiguous slashed date such as "5/4/2023" as day/month (4 May), the British
+	// and European order; by default it is month/day (US, 5 April is "4/5/2023"). A part above 12
+	// decides either way, and dotted dates ("4.5.2023") are always day first.
+	DayFirst bool
+}
+
 // Find returns the most specific time expression in text, or ok=false. Exact windows and
 // conversational anchors win over vague expressions; among those the earliest, then the longest, wins.
 // A nil loc means now.Location().
 func Find(text string, now time.Time, loc *time.Location) (Match, bool) {
-	p := newParser(text, now, loc, false)
+	return FindWith(text, now, Options{Location: loc})
+}
+
+// FindWith is Find with options.
+func FindWith(text string, now time.Time, opt Options) (Match, bool) {
+	p := newParser(text, now, opt, false)
 	return p.find()
 }
 
 // FindAll returns every time expression in text, left to right, none overlapping (at each position
 // the longest). A nil loc means now.Location().
 func FindAll(text string, now time.Time, loc *time.Location) []Match {
-	p := newParser(text, now, loc, false)
+	return FindAllWith(text, now, Options{Location: loc})
+}
+
+// FindAllWith is FindAll with options.
+func FindAllWith(text string, now time.Time, opt Options) []Match {
+	p := newParser(text, now, opt, false)
 	var out []Match
 	p.scan(func(m Match) { out = append(out, m) })
 	return out
@@ -200,6 +227,12 @@ const examples = `e.g. "2023-05-04", "2023-05-04T10:00:00Z", "2023-05", "yesterd
 // or season is accepted here ("May", "2022", "summer"). For a point in time use From for Exact
 // windows and Anchor for Vague ones. A nil loc means now.Location().
 func Parse(s string, now time.Time, loc *time.Location) (Match, error) {
+	return ParseWith(s, now, Options{Location: loc})
+}
+
+// ParseWith is Parse with options.
+func ParseWith(s string, now time.Time, opt Options) (Match, error) {
+	loc := opt.Location
 	if loc == nil {
 		loc = now.Location()
 	}
@@ -212,7 +245,7 @@ func Parse(s string, now time.Time, loc *time.Location) (Match, error) {
 		off := strings.Index(s, t)
 		return Match{Kind: Exact, Expr: t, From: ts, To: ts.Add(time.Second), Start: off, End: off + len(t)}, nil
 	}
-	p := newParser(s, now, loc, true)
+	p := newParser(s, now, Options{Location: loc, DayFirst: opt.DayFirst}, true)
 	m, ok := p.find()
 	if !ok {
 		return Match{}, fmt.Errorf("timeexpr: %q is not a time expression I understand; use %s", t, examples)
