@@ -40,3 +40,13 @@ func checkNone(t *testing.T, ins []string, opt Options) {
 		}
 	}
 }
+
+// A full stop after a year or after "May" ends the sentence: it is not part of the expression
+// ("May" is never abbreviated; "Sept." is).
+func TestFindSentenceEnd(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"I moved in 2022.", "in 2022", "2022-01-01", "2023-01-01"},
+		{"We met in May.", "in May", "2023-05-01", "2023-06-01"},
+		{"We met in Sept.", "in Sept.", "2023-09-01", "2023-10-01"},
+	}, Options{})
+}

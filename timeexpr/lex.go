@@ -223,7 +223,7 @@ func (p *parser) month(i int) (m time.Month, next int, ok bool) {
 	if !ok {
 		return 0, i, false
 	}
-	if len(p.tok(i)) <= 4 && p.tok(i) != "june" && p.tok(i) != "july" && p.tok(i+1) == "." && p.glued(i+1) {
+	if len(p.tok(i)) <= 4 && p.tok(i) != "june" && p.tok(i) != "july" && p.tok(i) != "may" && p.tok(i+1) == "." && p.glued(i+1) {
 		return m, i + 2, true
 	}
 	return m, i + 1, true
