@@ -50,3 +50,38 @@ func TestFindSentenceEnd(t *testing.T) {
 		{"We met in Sept.", "in Sept.", "2023-09-01", "2023-10-01"},
 	}, Options{})
 }
+
+// The clocks are Wednesday 2023-10-25 14:00; November has not come yet this year.
+var partCases = []exactCase{
+	{"in the second week of November", "in the second week of November", "2022-11-08", "2022-11-15"},
+	{"the first week of May", "the first week of May", "2023-05-01", "2023-05-08"},
+	{"during the last week of June 2023", "during the last week of June 2023", "2023-06-24", "2023-07-01"},
+	{"the last week of February 2024", "the last week of February 2024", "2024-02-23", "2024-03-01"},
+	{"the fourth week of October", "the fourth week of October", "2023-10-22", "2023-10-29"},
+	{"the last week of October", "the last week of October", "2023-10-25", "2023-11-01"},
+	{"the 2nd week of March", "the 2nd week of March", "2023-03-08", "2023-03-15"},
+	{"the first week of next month", "the first week of next month", "2023-11-01", "2023-11-08"},
+	{"in the first week of the year", "in the first week of the year", "2023-01-01", "2023-01-08"},
+	{"the last week of the year", "the last week of the year", "2023-12-25", "2024-01-01"},
+	{"the first half of 2023", "the first half of 2023", "2023-01-01", "2023-07-01"},
+	{"the second half of last year", "the second half of last year", "2022-07-01", "2023-01-01"},
+	{"the second half of May", "the second half of May", "2023-05-16", "2023-06-01"},
+	{"the first half of the month", "the first half of the month", "2023-10-01", "2023-10-16"},
+	{"the first few days of May", "the first few days of May", "2023-05-01", "2023-05-06"},
+	{"the last few days of May", "the last few days of May", "2023-05-27", "2023-06-01"},
+	{"the last few days of February 2024", "the last few days of February 2024", "2024-02-25", "2024-03-01"},
+	{"at the end of the year", "at the end of the year", "2023-09-01", "2024-01-01"},
+	{"the beginning of the month", "the beginning of the month", "2023-10-01", "2023-10-11"},
+}
+
+func TestFindPartsOf(t *testing.T) {
+	checkExact(t, partCases, Options{})
+	checkNone(t, []string{
+		"the third week of 2023", // a week number: not understood
+		"the first week of school",
+		"the second half of the game",
+		"the first few days of school",
+		"the fifth week of May",
+		"first half",
+	}, Options{})
+}

@@ -56,6 +56,7 @@ type parser struct {
 	dmy      bool // Options.DayFirst: ambiguous slashed dates are day/month
 	nested   bool // inside early/mid/late: no second one
 	inClock  bool // inside "3pm <day>": no second time of day
+	depth    int  // how deeply rules that wrap an expression are nested (see sub)
 	rangeEnd bool // reading the end of a range: a yearless "5/10" is a date
 }
 

@@ -21,6 +21,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 		}
 	}
 	try(p.subPeriod(i))
+	try(p.partOf(i))
 	try(p.numeric(i))
 	try(p.relDay(i))
 	try(p.relUnit(i))
@@ -92,30 +93,24 @@ func (p *parser) subPeriod(i int) (result, bool) {
 		return result{}, false
 	}
 	p.nested = true // "early early early ..." must not recurse per token
-	x, ok := p.expr(j, true)
+	from, to, month, end, ok := p.period(j)
 	p.nested = false
-	if !ok || x.kind != Exact || x.from.IsZero() || x.to.IsZero() {
+	if !ok {
 		return result{}, false
 	}
-	y, m, d := x.from.Date()
-	if !midnight(x.from) || d != 1 {
-		return result{}, false
-	}
-	r := result{kind: Exact, end: x.end, yearless: x.yearless}
+	y, m, _ := from.Date()
+	r := result{kind: Exact, end: end}
 	idx := map[string]int{"early": 0, "mid": 1, "late": 2}[part]
-	switch {
-	case x.to.Equal(p.date(y, m+1, 1)):
+	if month {
 		starts := []int{1, 11, 21, 32}
 		r.from = p.date(y, m, starts[idx])
 		r.to = p.date(y, m, starts[idx+1])
 		if idx == 2 {
-			r.to = x.to
+			r.to = to
 		}
-	case m == 1 && x.to.Equal(p.date(y+1, 1, 1)):
+	} else {
 		r.from = p.date(y, time.Month(1+4*idx), 1)
 		r.to = p.date(y, time.Month(5+4*idx), 1)
-	default:
-		return result{}, false
 	}
 	return r, true
 }

@@ -40,6 +40,17 @@
 //     or a year) is the most recent April that has started; "last April" the most recent April that
 //     has ended; "this April" April of this year; "next April" the first April after now; "April 2023",
 //     "in April last year". "early/mid/late April" are days 1-10, 11-20 and 21-end.
+//   - Parts of a month counted in days: "the first|second|third|fourth week of May" (also "1st" to
+//     "4th") are days 1-7, 8-14, 15-21 and 22-28, "the last|final week of May" its final 7 days. A
+//     person counting weeks of a month means these blocks, not ISO or Monday-Sunday weeks (the
+//     first of those may start in April). "the first|second half of May" are days 1-15 and 16-end,
+//     "the first|last few days of May" the first and the final 5 days. The month may be anything
+//     "in" takes ("May", "May 2023", "last month") or "the month" (this one). Of a year: "the first
+//     half of 2023" is January-June, "the second half" July-December, "the first|last week of the
+//     year" January 1-7 and December 25-31, "the first|last few days" the first and final 5 days;
+//     "the third week of 2023" is not understood (it reads as a week number).
+//   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the
+//     current ones): "at the end of the year" is September-December.
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
 //     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
 //     ISO months "2023-05", years "in 2022" (a bare year needs a preposition).
@@ -82,7 +93,7 @@
 //     around its middle, spread half the window but at least 2d).
 //
 // Not understood (left for later): movable feasts (Easter, Thanksgiving), "N days from now" and
-// other future offsets, "the first week of May", languages other than English.
+// other future offsets, languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
