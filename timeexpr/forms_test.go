@@ -2,6 +2,7 @@ package timeexpr
 
 import (
 	"testing"
+	"time"
 )
 
 // checkExact runs exact cases at both fixed clocks (see clocks) with options.
@@ -84,4 +85,114 @@ func TestFindPartsOf(t *testing.T) {
 		"the fifth week of May",
 		"first half",
 	}, Options{})
+}
+
+// Wednesday 2023-10-25: last Friday was Oct 20, next Monday is Oct 30, Christmas without a year is
+// 2022's (a Sunday), May 4 2023 was a Thursday.
+var relativeCases = []exactCase{
+	{"the week before 16 October 2023", "the week before 16 October 2023", "2023-10-09", "2023-10-16"},
+	{"in the week before 16 November 2022", "in the week before 16 November 2022", "2022-11-09", "2022-11-16"},
+	{"the day before May 4", "the day before May 4", "2023-05-03", "2023-05-04"},
+	{"on the day after Christmas", "on the day after Christmas", "2022-12-26", "2022-12-27"},
+	{"the week after May 4", "the week after May 4", "2023-05-05", "2023-05-12"},
+	{"the week after October 25", "the week after October 25", "2023-10-26", "2023-11-02"},
+	{"the weekend before Christmas", "the weekend before Christmas", "2022-12-17", "2022-12-19"},
+	{"the weekend after May 4", "the weekend after May 4", "2023-05-06", "2023-05-08"},
+	{"the weekend before 28 October 2023", "the weekend before 28 October 2023", "2023-10-21", "2023-10-23"},
+	{"the weekend after 20 October 2023", "the weekend after 20 October 2023", "2023-10-21", "2023-10-23"},
+	{"the weekend of 28 October 2023", "the weekend of 28 October 2023", "2023-10-28", "2023-10-30"},
+	{"the weekend of May 4", "the weekend of May 4", "2023-05-06", "2023-05-08"},
+	{"the week of May 4", "the week of May 4", "2023-05-01", "2023-05-08"},
+	{"during the week of 29 October 2023", "during the week of 29 October 2023", "2023-10-23", "2023-10-30"},
+	{"the week after the week of May 4", "the week after the week of May 4", "2023-05-08", "2023-05-15"},
+	{"the Friday before last", "the Friday before last", "2023-10-13", "2023-10-14"},
+	{"Friday before last", "Friday before last", "2023-10-13", "2023-10-14"},
+	{"the Monday after next", "the Monday after next", "2023-11-06", "2023-11-07"},
+	{"the Friday before Christmas", "the Friday before Christmas", "2022-12-23", "2022-12-24"},
+	{"the Monday after Christmas", "the Monday after Christmas", "2022-12-26", "2022-12-27"},
+	{"the weekend before last", "the weekend before last", "2023-10-14", "2023-10-16"},
+	{"the weekend after next", "the weekend after next", "2023-11-11", "2023-11-13"},
+	{"the week after next", "the week after next", "2023-11-06", "2023-11-13"},
+	{"the month after next", "the month after next", "2023-12-01", "2024-01-01"},
+	{"the night before last", "the night before last", "2023-10-23 18:00", "2023-10-24 06:00"},
+	{"the night before Christmas", "the night before Christmas", "2022-12-24 18:00", "2022-12-25 06:00"},
+	{"3 days before May 4", "3 days before May 4", "2023-05-01", "2023-05-02"},
+	{"two days after May 4", "two days after May 4", "2023-05-06", "2023-05-07"},
+	{"a week after May 4", "a week after May 4", "2023-05-11", "2023-05-12"},
+	{"2 weeks before Christmas", "2 weeks before Christmas", "2022-12-11", "2022-12-12"},
+	{"a week from today", "a week from today", "2023-11-01", "2023-11-02"},
+	{"a week from tomorrow", "a week from tomorrow", "2023-11-02", "2023-11-03"},
+	{"two weeks from Friday", "two weeks from Friday", "2023-11-10", "2023-11-11"},
+	{"a weekend ago", "a weekend ago", "2023-10-21", "2023-10-23"},
+	{"two weekends ago", "two weekends ago", "2023-10-14", "2023-10-16"},
+	{"three weekends ago", "three weekends ago", "2023-10-07", "2023-10-09"},
+	{"a week ago Monday", "a week ago Monday", "2023-10-16", "2023-10-17"},
+	{"two weeks ago Friday", "two weeks ago Friday", "2023-10-06", "2023-10-07"},
+	// the plain operators still work
+	{"before May 4", "before May 4", "", "2023-05-04"},
+	{"the day before yesterday", "the day before yesterday", "2023-10-23", "2023-10-24"},
+	{"the week before last", "the week before last", "2023-10-09", "2023-10-16"},
+}
+
+func TestFindRelative(t *testing.T) {
+	checkExact(t, relativeCases, Options{})
+	checkNone(t, []string{
+		"the day before I left",
+		"a week after we met",
+		"the week of hell",
+		"the night after the party",
+		"the sun before noon",
+		"every day after work",
+	}, Options{})
+}
+
+// At other clocks: on a Saturday the weekend under way has not ended, so "a weekend ago" is the
+// previous one; "the Friday before last" is one week before last Friday.
+func TestFindRelativeOtherClocks(t *testing.T) {
+	utc := func(y int, mo time.Month, d int) time.Time { return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC) }
+	sat := time.Date(2023, 10, 28, 9, 0, 0, 0, time.UTC)
+	tue := time.Date(2023, 11, 21, 14, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		now      time.Time
+		in       string
+		from, to time.Time
+	}{
+		{sat, "a weekend ago", utc(2023, 10, 21), utc(2023, 10, 23)},
+		{sat, "two weekends ago", utc(2023, 10, 14), utc(2023, 10, 16)},
+		{sat, "the Friday before last", utc(2023, 10, 20), utc(2023, 10, 21)},
+		{tue, "the Friday before last", utc(2023, 11, 10), utc(2023, 11, 11)},
+		{tue, "two weekends ago", utc(2023, 11, 11), utc(2023, 11, 13)},
+		{tue, "the week before 16 November 2023", utc(2023, 11, 9), utc(2023, 11, 16)},
+		{tue, "in the second week of November", utc(2023, 11, 8), utc(2023, 11, 15)},
+		{tue, "two weeks from Friday", utc(2023, 12, 8), utc(2023, 12, 9)},
+		{tue, "the Monday after next", utc(2023, 12, 4), utc(2023, 12, 5)},
+	} {
+		m, ok := Find(c.in, c.now, time.UTC)
+		if !ok || m.Kind != Exact || !m.From.Equal(c.from) || !m.To.Equal(c.to) {
+			t.Errorf("at %v Find(%q) = %v [%v, %v), want [%v, %v)", c.now, c.in, m.Kind, m.From, m.To, c.from, c.to)
+		}
+	}
+}
+
+// New forms count calendar days in the location: windows across the end of summer time in Berlin
+// (Sunday 2023-10-29) are an hour longer, across its start (2023-03-26) an hour shorter.
+func TestDSTNewForms(t *testing.T) {
+	now := clocks(t)["Europe/Berlin"]
+	for _, c := range []struct {
+		in    string
+		hours float64
+	}{
+		{"the last week of October", 7*24 + 1},
+		{"the last week of March", 7*24 - 1},
+		{"the weekend of 28 October 2023", 49},
+		{"the week after October 25", 7*24 + 1},
+		{"the week of 29 October 2023", 7*24 + 1},
+		{"the day after 28 October 2023", 25},
+		{"the second half of March", 16*24 - 1},
+	} {
+		m, ok := Find(c.in, now, now.Location())
+		if !ok || m.Kind != Exact || m.To.Sub(m.From).Hours() != c.hours || !midnight(m.From) || !midnight(m.To) {
+			t.Errorf("Find(%q) = %v [%v, %v), want %vh from midnight to midnight", c.in, m.Kind, m.From, m.To, c.hours)
+		}
+	}
 }

@@ -22,6 +22,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	}
 	try(p.subPeriod(i))
 	try(p.partOf(i))
+	try(p.relative(i))
 	try(p.numeric(i))
 	try(p.relDay(i))
 	try(p.relUnit(i))
@@ -310,15 +311,15 @@ func (p *parser) ago(i int) (result, bool) {
 	case "day":
 		return p.dayOf(p.today(-n), end), true
 	case "week":
-		return p.vague(p.now.AddDate(0, 0, -7*n), min(time.Duration(2+n)*day, 14*day), end), true
+		return p.vague(p.now.AddDate(0, 0, -7*n), agoSpread(unit, n), end), true
 	case "month":
-		return p.vague(p.now.AddDate(0, -n, 0), min(time.Duration(10+5*n)*day, 60*day), end), true
+		return p.vague(p.now.AddDate(0, -n, 0), agoSpread(unit, n), end), true
 	case "year":
-		return p.vague(p.now.AddDate(-n, 0, 0), min(time.Duration(60*n)*day, 365*day), end), true
+		return p.vague(p.now.AddDate(-n, 0, 0), agoSpread(unit, n), end), true
 	case "hour":
-		return p.vague(p.now.Add(-time.Duration(n)*time.Hour), min(max(time.Duration(n)*30*time.Minute, 30*time.Minute), 12*time.Hour), end), true
+		return p.vague(p.now.Add(-time.Duration(n)*time.Hour), agoSpread(unit, n), end), true
 	case "minute":
-		return p.vague(p.now.Add(-time.Duration(n)*time.Minute), max(time.Duration(n)*30*time.Second, 5*time.Minute), end), true
+		return p.vague(p.now.Add(-time.Duration(n)*time.Minute), agoSpread(unit, n), end), true
 	}
 	return p.vague(p.now.Add(-time.Duration(n)*time.Second), time.Minute, end), true
 }

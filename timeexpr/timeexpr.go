@@ -36,6 +36,26 @@
 //     Monday); "last Monday" the most recent Monday before today; "this Monday" the Monday of the
 //     current week (may be in the future); "next Monday" the first Monday after today; "Monday last
 //     week" the Monday of last week.
+//   - "the Friday before last" is the Friday a week before "last Friday" (on a Saturday, 8 days
+//     back), "the Monday after next" the Monday a week after "next Monday"; "the weekend before last"
+//     the weekend of the week before last; "the week|weekend|month|year after next" the one after
+//     the next; "the night before last" the night of the day before yesterday.
+//   - "a weekend ago", "N weekends ago": counted back from last weekend (the most recent one that
+//     has ended), which is one weekend ago, so on a Tuesday "two weekends ago" is the Saturday and
+//     Sunday 10 and 9 days back. "a week ago Monday" is the Monday a week before "Monday".
+//   - Relative to another expression X, any exact window with both ends ("May 4", "16 November
+//     2023", "Christmas", "last week"): "the day before X" is the day before X's first day, "the day
+//     after X" the day after its last, "the night before X" the night of the day before; "the week
+//     before X" the 7 days before X's first day, "the week after X" the 7 days after its last; "the
+//     weekend before X" the last Saturday-Sunday that ends before X begins, "the weekend after X"
+//     the first that begins after X ends; "the Friday before|after X" the nearest Friday before X
+//     or after it; "the week of X" (X one day) the Monday-Sunday week holding X, "the weekend of X"
+//     that week's Saturday and Sunday. "N days|weeks before X" is the day N days or weeks before
+//     X's first day, "N days|weeks after|from X" the day N days or weeks after its last ("a week
+//     from today"; in "two weeks from Friday" a bare weekday is the coming one); "N months|years
+//     before|after X" is vague around that day's midday with the spread of "N months ago". These
+//     are longer than the "before X" and "after X" operators below and win over them: "the week
+//     before May 4" is [Apr 27, May 4), not everything before May 4.
 //   - Months: "in April" (a bare month needs a preposition, "last/this/next", "early/mid/late", a day
 //     or a year) is the most recent April that has started; "last April" the most recent April that
 //     has ended; "this April" April of this year; "next April" the first April after now; "April 2023",
