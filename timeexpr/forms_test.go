@@ -120,6 +120,7 @@ var relativeCases = []exactCase{
 	{"two days after May 4", "two days after May 4", "2023-05-06", "2023-05-07"},
 	{"a week after May 4", "a week after May 4", "2023-05-11", "2023-05-12"},
 	{"2 weeks before Christmas", "2 weeks before Christmas", "2022-12-11", "2022-12-12"},
+	{"3 days from now", "3 days from now", "2023-10-28", "2023-10-29"},
 	{"a week from today", "a week from today", "2023-11-01", "2023-11-02"},
 	{"a week from tomorrow", "a week from tomorrow", "2023-11-02", "2023-11-03"},
 	{"two weeks from Friday", "two weeks from Friday", "2023-11-10", "2023-11-11"},
@@ -174,6 +175,62 @@ func TestFindRelativeOtherClocks(t *testing.T) {
 	}
 }
 
+var futureCases = []exactCase{
+	{"in 2 days", "in 2 days", "2023-10-27", "2023-10-28"},
+	{"In 2 days I ran 20 km", "In 2 days", "2023-10-27", "2023-10-28"},
+	{"see you in 3 days", "in 3 days", "2023-10-28", "2023-10-29"},
+	{"I'll finish it in 2 days", "in 2 days", "2023-10-27", "2023-10-28"},
+	{"my exam is in four days", "in four days", "2023-10-29", "2023-10-30"},
+	{"we fly to Rome in 5 days' time", "in 5 days' time", "2023-10-30", "2023-10-31"},
+	{"the next 3 days", "the next 3 days", "2023-10-25", "2023-10-29"},
+	{"over the next two weeks", "over the next two weeks", "2023-10-25", "2023-11-09"},
+	{"in the next few days", "in the next few days", "2023-10-25", "2023-10-29"},
+	{"next 3 days", "next 3 days", "2023-10-25", "2023-10-29"},
+	{"next week", "next week", "2023-10-30", "2023-11-06"},
+}
+
+func TestFindFuture(t *testing.T) {
+	checkExact(t, futureCases, Options{})
+	checkNone(t, []string{
+		"I'm in 3 bands",
+		"I finished the book in 2 days",
+		"I ran 20 km in 2 hours",
+		"Rome wasn't built in a day",
+		"I learned Go in a week",
+		"she read it in three days",
+		"back in a minute",
+		"in a second",
+		"in a few minutes",
+		"in 3 parts",
+	}, Options{})
+	for name, now := range clocks(t) {
+		for _, c := range []struct {
+			in     string
+			anchor time.Time
+			spread time.Duration
+		}{
+			{"in three weeks", now.AddDate(0, 0, 21), 5 * day},
+			{"in a month", now.AddDate(0, 1, 0), 15 * day},
+			{"a week from now", now.AddDate(0, 0, 7), 3 * day},
+			{"in two weeks' time", now.AddDate(0, 0, 14), 4 * day},
+			{"in a week's time", now.AddDate(0, 0, 7), 3 * day},
+			{"in a few days", now.Add(3 * day), 2 * day},
+			{"in 2 hours", now.Add(2 * time.Hour), time.Hour},
+			{"in 5 years", now.AddDate(5, 0, 0), 300 * day},
+			{"a month after May 4", time.Date(2023, 6, 4, 12, 0, 0, 0, now.Location()), 15 * day},
+		} {
+			m, ok := Find(c.in, now, now.Location())
+			if !ok || m.Kind != Vague || m.Expr != c.in || !m.Anchor.Equal(c.anchor) || m.Spread != c.spread {
+				t.Errorf("%s: Find(%q) = %v %q %v ±%v, want vague %v ±%v", name, c.in, m.Kind, m.Expr, m.Anchor, m.Spread, c.anchor, c.spread)
+				continue
+			}
+			if !m.From.Before(m.Anchor) || !m.Anchor.Before(m.To) {
+				t.Errorf("%s: Find(%q) window [%v, %v) does not hold %v", name, c.in, m.From, m.To, m.Anchor)
+			}
+		}
+	}
+}
+
 // New forms count calendar days in the location: windows across the end of summer time in Berlin
 // (Sunday 2023-10-29) are an hour longer, across its start (2023-03-26) an hour shorter.
 func TestDSTNewForms(t *testing.T) {
@@ -188,6 +245,8 @@ func TestDSTNewForms(t *testing.T) {
 		{"the week after October 25", 7*24 + 1},
 		{"the week of 29 October 2023", 7*24 + 1},
 		{"the day after 28 October 2023", 25},
+		{"in 4 days", 25},
+		{"over the next two weeks", 15*24 + 1},
 		{"the second half of March", 16*24 - 1},
 	} {
 		m, ok := Find(c.in, now, now.Location())

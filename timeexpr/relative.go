@@ -178,6 +178,9 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	if op != "before" && op != "after" && op != "from" {
 		return result{}, false
 	}
+	if op == "from" && p.is(j+2, "now") {
+		return p.offset(n, unit, "", j+3), true
+	}
 	x, ok := p.anchorOf(j + 2)
 	if !ok {
 		return result{}, false

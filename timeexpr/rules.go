@@ -23,6 +23,8 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.subPeriod(i))
 	try(p.partOf(i))
 	try(p.relative(i))
+	try(p.inFuture(i))
+	try(p.forward(i))
 	try(p.numeric(i))
 	try(p.relDay(i))
 	try(p.relUnit(i))

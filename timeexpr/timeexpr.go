@@ -93,6 +93,14 @@
 //     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11). "since X" is
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
 //     [open, end of X).
+//   - Future offsets: "in 2 days", "2 days from now|today", "in 5 days' time": that calendar day.
+//     "the next N days|weeks|months" (also "the coming two weeks", "the next few days"): from the
+//     start of today to the end of the day N units on, the mirror of "the past N days"; "the next
+//     week" without a count stays the calendar week. "In" followed by a span is also how a duration
+//     is said, so it is no match when the nearest deciding word before it in its clause is a
+//     past-tense verb or a number ("I read it in 2 days", "ran 20 km in 2 hours"); after a future
+//     marker (will, 'll, going, is, ...), at the start of a clause or otherwise it is a future time.
+//     "in a second|minute" are idioms.
 //   - ISO date-times ("2023-05-04T10:00:00Z", "2023-05-04 10:00" in the location): [t, t+1s).
 //   - A time of day with a single day ("yesterday at 3pm", "15:00 on Monday", "May 4 at noon"): the
 //     hour [t, t+1h). A time of day alone is not a date.
@@ -111,9 +119,12 @@
 //     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
 //     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
 //     around its middle, spread half the window but at least 2d).
+//   - Future: "in N weeks|months|years|hours|minutes", "N weeks from now", "in a few days|weeks",
+//     "in two weeks' time": the mirror of "N units ago", N units after now with the same spread
+//     ("in three weeks" is now+21d ±5d).
 //
-// Not understood (left for later): movable feasts (Easter, Thanksgiving), "N days from now" and
-// other future offsets, languages other than English.
+// Not understood (left for later): movable feasts (Easter, Thanksgiving), languages other than
+// English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
