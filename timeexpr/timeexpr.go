@@ -104,8 +104,21 @@
 //   - ISO date-times ("2023-05-04T10:00:00Z", "2023-05-04 10:00" in the location): [t, t+1s).
 //   - A time of day with a single day ("yesterday at 3pm", "15:00 on Monday", "May 4 at noon"): the
 //     hour [t, t+1h). A time of day alone is not a date.
-//   - Fixed-date holidays need a preposition, last/this/next or a year: "at Christmas", "on New Year's
-//     Eve", "last Halloween", "Valentine's Day 2022"; like dates, without a year the most recent one.
+//   - Holidays need a preposition, last/this/next or a year: "at Christmas", "on New Year's Eve",
+//     "last Halloween", "Valentine's Day 2022", "at Easter"; like dates, without a year the most
+//     recent one not after today, "last Easter" the most recent before today, "next Easter" the
+//     first after today. Fixed: Christmas (Eve, Day), New Year's (Eve, Day), Halloween, Valentine's
+//     Day, St. Patrick's Day, Independence Day and the Fourth of July (US), Boxing Day. Movable:
+//     Easter (Sunday; Gregorian computus), Good Friday, Easter Monday, and the US Thanksgiving
+//     (fourth Thursday of November), Memorial Day (last Monday of May), Labor Day (first Monday of
+//     September), Mother's Day (second Sunday of May), Father's Day (third Sunday of June), Martin
+//     Luther King Jr. Day (third Monday of January), Presidents' Day (third Monday of February).
+//     "<holiday> weekend" needs nothing before it: "Easter weekend" is Good Friday to Easter Monday;
+//     otherwise the long weekend the holiday makes by its weekday: Thursday or Friday to Sunday
+//     ("Thanksgiving weekend" Thursday-Sunday), Saturday to Monday or Tuesday ("Memorial Day
+//     weekend" Saturday-Monday, "Fourth of July weekend" on a Tuesday Saturday-Tuesday), the
+//     Saturday-Sunday it falls on, and for a Wednesday the weekend after. A holiday followed by a
+//     thing ("Easter egg", "Christmas tree", "Easter Island") is not a date.
 //   - "back in April" is "in April"; a possessive 's belongs to the expression ("last week's").
 //
 // Vague expressions (Kind Vague) should only boost by closeness to Anchor, falling off over Spread;
@@ -123,8 +136,9 @@
 //     "in two weeks' time": the mirror of "N units ago", N units after now with the same spread
 //     ("in three weeks" is now+21d ±5d).
 //
-// Not understood (left for later): movable feasts (Easter, Thanksgiving), languages other than
-// English.
+// Not understood (left for later): "the turn of the year", week numbers ("week 12", "the third
+// week of 2023"), holidays of other countries (Canadian Thanksgiving, UK bank holidays), "N days
+// later" counted from a story's own time, languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
