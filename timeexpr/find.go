@@ -23,8 +23,13 @@ func (p *parser) find() (Match, bool) {
 }
 
 // scan calls f with every match left to right, the longest at each position, never overlapping.
+// No match starts after the last trigger token (see precheck.go).
 func (p *parser) scan(f func(Match)) {
-	for i := 0; i < len(p.toks); {
+	n := len(p.toks)
+	if !p.noPrecheck {
+		n = p.lastTrigger() + 1
+	}
+	for i := 0; i < n; {
 		if !p.toks[i].word {
 			i++
 			continue

@@ -1,6 +1,7 @@
 package timeexpr
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,12 @@ func FuzzFind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, sec int64) {
 		now, loc := fuzzClock(berlin, sec)
+		for _, dayFirst := range []bool{false, true} {
+			opt := Options{Location: loc, DayFirst: dayFirst}
+			if got, want := findAll(text, now, opt, true), findAll(text, now, opt, false); !reflect.DeepEqual(got, want) {
+				t.Fatalf("FindAll(%q) with the pre-check = %v, without = %v", text, got, want)
+			}
+		}
 		m, ok := Find(text, now, loc)
 		if !ok {
 			if m != (Match{}) {

@@ -43,8 +43,8 @@ var holidayCases = []exactCase{
 	{"on the Fourth of July", "on the Fourth of July", "2023-07-04", "2023-07-05"},
 	{"Fourth of July weekend", "Fourth of July weekend", "2023-07-01", "2023-07-05"}, // a Tuesday: Sat-Tue
 	{"the Fourth of July weekend", "the Fourth of July weekend", "2023-07-01", "2023-07-05"},
-	{"Christmas weekend", "Christmas weekend", "2022-12-24", "2022-12-26"}, // a Sunday
-	{"New Year's weekend 2021", "New Year's weekend 2021", "2021-01-01", "2021-01-04"}, // a Friday
+	{"Christmas weekend", "Christmas weekend", "2022-12-24", "2022-12-26"},                       // a Sunday
+	{"New Year's weekend 2021", "New Year's weekend 2021", "2021-01-01", "2021-01-04"},           // a Friday
 	{"Valentine's Day weekend 2024", "Valentine's Day weekend 2024", "2024-02-17", "2024-02-19"}, // a Wednesday
 	{"on Halloween", "on Halloween", "2022-10-31", "2022-11-01"},
 	{"on Valentine's Day", "on Valentine's Day", "2023-02-14", "2023-02-15"},

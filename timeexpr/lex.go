@@ -48,16 +48,17 @@ func isWordRune(r rune) bool {
 
 // parser matches rules over the tokens of one input.
 type parser struct {
-	src      string
-	toks     []token
-	now      time.Time // in loc
-	loc      *time.Location
-	whole    bool // Parse: a bare month, year or season is accepted
-	dmy      bool // Options.DayFirst: ambiguous slashed dates are day/month
-	nested   bool // inside early/mid/late: no second one
-	inClock  bool // inside "3pm <day>": no second time of day
-	depth    int  // how deeply rules that wrap an expression are nested (see sub)
-	rangeEnd bool // reading the end of a range: a yearless "5/10" is a date
+	src        string
+	toks       []token
+	now        time.Time // in loc
+	loc        *time.Location
+	whole      bool // Parse: a bare month, year or season is accepted
+	dmy        bool // Options.DayFirst: ambiguous slashed dates are day/month
+	nested     bool // inside early/mid/late: no second one
+	inClock    bool // inside "3pm <day>": no second time of day
+	depth      int  // how deeply rules that wrap an expression are nested (see sub)
+	rangeEnd   bool // reading the end of a range: a yearless "5/10" is a date
+	noPrecheck bool // tests: match at every token, not only up to the last trigger (precheck.go)
 }
 
 func newParser(s string, now time.Time, opt Options, whole bool) *parser {
