@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // fuzzClock maps any int64 to a time between 1970 and 2170 in berlin or UTC.
@@ -100,5 +102,50 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkMatch(t, s, m)
+	})
+}
+
+// lexRunes is lex as first written, decoding every rune: the reference for lex's ASCII fast path.
+func lexRunes(s string) []token {
+	var toks []token
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		if !isWordRune(r) {
+			toks = append(toks, token{text: s[i : i+size], start: i, end: i + size})
+			i += size
+			continue
+		}
+		j := i + size
+		for j < len(s) {
+			r2, sz := utf8.DecodeRuneInString(s[j:])
+			if !isWordRune(r2) {
+				break
+			}
+			j += sz
+		}
+		toks = append(toks, token{text: strings.ToLower(s[i:j]), start: i, end: j, word: true, upper: unicode.IsUpper(r)})
+		i = j
+	}
+	return toks
+}
+
+func FuzzLex(f *testing.F) {
+	for _, s := range []string{"Yesterday, at 3:30 p.m.", "naïve Größe über 5/4/2023\xff\u00a0x", "İstanbul\u0085ǅ", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, want := lex(s), lexRunes(s)
+		if len(got) != len(want) {
+			t.Fatalf("lex(%q) = %d tokens, reference %d", s, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("lex(%q)[%d] = %+v, reference %+v", s, i, got[i], want[i])
+			}
+		}
 	})
 }

@@ -15,10 +15,15 @@ type token struct {
 	upper      bool   // starts with an upper-case letter
 }
 
+// lex splits s into tokens. ASCII, most of any text, takes a fast path; FuzzLex checks it against
+// decoding every rune.
 func lex(s string) []token {
-	var toks []token
+	toks := make([]token, 0, len(s)/4+1) // about one token per 4-5 bytes of chat text: one allocation
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if unicode.IsSpace(r) {
 			i += size
 			continue
@@ -30,6 +35,13 @@ func lex(s string) []token {
 		}
 		j := i + size
 		for j < len(s) {
+			if c := s[j]; c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				j++
+				continue
+			}
 			r2, sz := utf8.DecodeRuneInString(s[j:])
 			if !isWordRune(r2) {
 				break
@@ -40,6 +52,10 @@ func lex(s string) []token {
 		i = j
 	}
 	return toks
+}
+
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func isWordRune(r rune) bool {
