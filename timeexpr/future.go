@@ -31,7 +31,8 @@ func (p *parser) offset(n int, unit, scale string, end int) result {
 // inFuture reads "in N units", "in a few units", "in N units' time". "In" followed by a span is also
 // how a duration is said ("I read it in 2 days"), so the words before it in the same clause decide:
 // a past-tense verb or a number there makes it a duration and no match; a future marker (will, 'll,
-// going to, ...), the start of the clause or anything else makes it a future time.
+// going to, ...), the start of the clause, or no deciding word within 12 tokens makes it a future
+// time.
 func (p *parser) inFuture(i int) (result, bool) {
 	if !p.is(i, "in") {
 		return result{}, false
@@ -93,9 +94,9 @@ var notPast = map[string]bool{
 }
 
 // futureClause reports whether "in" at token i reads as the start of a future time: the nearest
-// deciding word before it in its clause is not past (see inFuture).
+// deciding word before it in its clause, at most 12 tokens back, is not past (see inFuture).
 func (p *parser) futureClause(i int) bool {
-	for k := i - 1; k >= 0; k-- {
+	for k := i - 1; k >= 0 && k >= i-12; k-- {
 		t := p.toks[k]
 		if !t.word {
 			if strings.ContainsAny(t.text, ",.?!;:()\"") {
