@@ -51,7 +51,8 @@ func checkMatch(t *testing.T, text string, m Match) {
 }
 
 func FuzzFind(f *testing.F) {
-	for _, s := range []string{"what did we talk about yesterday?", "between April 1 and 10", "May I ask", "2023-05-04T10:00:00Z"} {
+	for _, s := range []string{"what did we talk about yesterday?", "between April 1 and 10", "May I ask", "2023-05-04T10:00:00Z",
+		"the week before 16 November 2023", "on 5/4 at 3pm", "Memorial Day weekend", "in 2 days"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -85,7 +86,8 @@ func FuzzFind(f *testing.F) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"2023-05-04", "last week", "our first conversation", "since March"} {
+	for _, s := range []string{"2023-05-04", "last week", "our first conversation", "since March", "25/4/2023",
+		"the second half of May", "two weeks from Friday", "at Easter"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")

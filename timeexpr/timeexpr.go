@@ -13,9 +13,9 @@
 // # Semantics
 //
 // Windows are half-open [From, To) in the *time.Location given to Find or Parse, or as
-// Options.Location to FindWith, FindAllWith or ParseWith (a nil location means now's). A zero From or To means the window is open on that side. Days are built with time.Date in
-// that location, so a day across a daylight-saving change is 23 or 25 hours long. Weeks run Monday to
-// Sunday.
+// Options.Location to FindWith, FindAllWith or ParseWith (a nil location means now's). A zero From
+// or To means the window is open on that side. Days are built with time.Date in that location, so a
+// day across a daylight-saving change is 23 or 25 hours long. Weeks run Monday to Sunday.
 //
 // Exact expressions (Kind Exact) filter:
 //   - "today", "yesterday", "the day before yesterday", "tomorrow", "N days ago" (also "a day ago",
@@ -145,7 +145,9 @@
 // spoke", "our last conversation", "previous chat". They carry no window; the caller resolves them
 // against its first or last conversation.
 //
-// All functions are pure and safe to call concurrently.
+// All functions are pure and safe to call concurrently. Text without a word any expression needs (a
+// digit, a unit, a month, a weekday, ...) is not matched against the rules at all, so FindAll over
+// many short texts costs little more than splitting them into words.
 package timeexpr
 
 import (
