@@ -14,6 +14,7 @@ type result struct {
 	oneDay   bool // the window is one calendar day (a part of day may refine it)
 	date     bool // an explicit calendar date (may stand on either side of a bare range)
 	yearless bool // the year was inferred
+	weekly   bool // a bare weekday: the week was inferred
 }
 
 // date returns midnight of y-m-d (normalised) in the parser's location.

@@ -190,6 +190,10 @@ func (p *parser) rangeTo(x result, j int) (result, bool) {
 	if !ok || y.kind == Vague {
 		return result{}, false
 	}
+	if y.weekly && y.from.Before(x.from) {
+		// "from Monday to Wednesday" on a Tuesday: this Wednesday, not the one before Monday.
+		y.from, y.to = p.addDays(y.from, 7), p.addDays(y.to, 7)
+	}
 	if y.yearless {
 		for k := 0; k < 2 && y.from.Before(x.from); k++ {
 			y.from, y.to = y.from.AddDate(1, 0, 0), y.to.AddDate(1, 0, 0)

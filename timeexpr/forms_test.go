@@ -167,6 +167,10 @@ func TestFindRelativeOtherClocks(t *testing.T) {
 		{tue, "in the second week of November", utc(2023, 11, 8), utc(2023, 11, 15)},
 		{tue, "two weeks from Friday", utc(2023, 12, 8), utc(2023, 12, 9)},
 		{tue, "the Monday after next", utc(2023, 12, 4), utc(2023, 12, 5)},
+		// a range's end weekday comes after its start
+		{tue, "from Monday to Wednesday", utc(2023, 11, 20), utc(2023, 11, 23)},
+		{tue, "between Friday and Monday", utc(2023, 11, 17), utc(2023, 11, 21)},
+		{tue, "from Monday to Sunday", utc(2023, 11, 20), utc(2023, 11, 27)},
 	} {
 		m, ok := Find(c.in, c.now, time.UTC)
 		if !ok || m.Kind != Exact || !m.From.Equal(c.from) || !m.To.Equal(c.to) {

@@ -136,7 +136,9 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 	}
 	switch {
 	case !hasMod:
-		return p.dayOf(p.weekdayOnOrBefore(w, 0), j), true
+		r := p.dayOf(p.weekdayOnOrBefore(w, 0), j)
+		r.weekly = true
+		return r, true
 	case mod < 0:
 		return p.dayOf(p.weekdayOnOrBefore(w, -1), j), true
 	case mod == 0:

@@ -90,7 +90,8 @@
 //     March-May, "this winter" the coming December-February); "next summer" the
 //     first one that starts after now.
 //   - Ranges: "between X and Y", "from X to|until|through Y", "X - Y" for two dates ("April 1-10"): from
-//     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11). "since X" is
+//     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11); a
+//     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). "since X" is
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
 //     [open, end of X).
 //   - Future offsets: "in 2 days", "2 days from now|today", "in 5 days' time": that calendar day.
