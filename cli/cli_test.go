@@ -158,6 +158,26 @@ func TestClockPinning(t *testing.T) {
 	if want := time.Date(2023, 12, 24, 18, 0, 0, 0, time.UTC); !r.Memory.Time.Equal(want) {
 		t.Errorf("--time: time %v, want %v", r.Memory.Time, want)
 	}
+	// Words and numeric dates, read against the pinned clock in the zone and date order configured.
+	e.vars["MNEME_TIMEZONE"] = "UTC"
+	for _, c := range []struct {
+		arg, order string
+		want       time.Time
+	}{
+		{"yesterday", "", time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)},
+		{"last Monday at 3pm", "", time.Date(2024, 2, 26, 15, 0, 0, 0, time.UTC)},
+		{"5/4/2023", "", time.Date(2023, 5, 4, 0, 0, 0, 0, time.UTC)},
+		{"5/4/2023", "dmy", time.Date(2023, 4, 5, 0, 0, 0, 0, time.UTC)},
+	} {
+		e.vars["MNEME_DATE_ORDER"] = c.order
+		r = decode[rememberOut](t, e.ok("remember", "--json", "said "+c.arg+" "+c.order, "--time", c.arg))
+		if !r.Memory.Time.Equal(c.want) {
+			t.Errorf("--time %q (date order %q): time %v, want %v", c.arg, c.order, r.Memory.Time, c.want)
+		}
+	}
+	if r := e.run("remember", "bad time", "--time", "when pigs fly"); r.code != 2 || !strings.Contains(r.stderr, "time expression") {
+		t.Errorf("--time when pigs fly: exit %d, stderr %s", r.code, r.stderr)
+	}
 }
 
 func TestRecallAndForget(t *testing.T) {

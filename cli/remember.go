@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mneme-mcp/mneme/memory"
+	"github.com/mneme-mcp/mneme/timeexpr"
 )
 
 // runRemember stores one memory: `mneme remember TEXT [flags]`.
@@ -17,7 +18,7 @@ func runRemember(a *app, args []string) error {
 		subject, predicate, object string
 	)
 	fs.Var(&tags, "tag", "tag `T` (repeatable, or comma-separated; at most 3)")
-	fs.StringVar(&at, "time", "", "when it happened, RFC 3339 or YYYY-MM-DD (default now)")
+	fs.StringVar(&at, "time", "", "when it happened: RFC 3339, YYYY-MM-DD or words like \"yesterday\" (default now)")
 	fs.StringVar(&kind, "kind", "", "thought, fact or episode (default thought, or fact with --subject/--predicate/--object)")
 	fs.StringVar(&scope, "scope", "", "scope to store it in (default the configured scope)")
 	fs.StringVar(&subject, "subject", "", "fact subject")
@@ -44,7 +45,7 @@ func runRemember(a *app, args []string) error {
 	return a.withStore(func(e *env, st *memory.Store) error {
 		var when time.Time
 		if at != "" {
-			t, err := parseTime(at, e.loc)
+			t, err := parseTime(at, e.now(), timeexpr.Options{Location: e.loc, DayFirst: e.cfg.DayFirst()})
 			if err != nil {
 				return usagef("--time: %v", err)
 			}
@@ -83,13 +84,22 @@ func runRemember(a *app, args []string) error {
 	})
 }
 
-// parseTime reads an RFC 3339 instant, or a bare date (midnight in loc).
-func parseTime(s string, loc *time.Location) (time.Time, error) {
+// parseTime reads an RFC 3339 instant, a bare date (midnight in the zone),
+// or a time expression such as "yesterday" or "last Monday at 3pm" (the
+// start of an exact window, the centre of a vague one).
+func parseTime(s string, now time.Time, o timeexpr.Options) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
 	}
-	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
-		return t, nil
+	m, err := timeexpr.ParseWith(s, now, o)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2024-05-04T09:00:00Z), a date (2024-05-04) or a time expression I understand (\"yesterday\", \"last Monday\")", s)
 	}
-	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 (2024-05-04T09:00:00Z) nor a date (2024-05-04)", s)
+	switch {
+	case m.Kind == timeexpr.Vague:
+		return m.Anchor, nil
+	case m.Kind == timeexpr.Exact && !m.From.IsZero():
+		return m.From, nil
+	}
+	return time.Time{}, fmt.Errorf("%q does not name a point in time: give a date like 2024-05-04", s)
 }

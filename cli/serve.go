@@ -115,6 +115,7 @@ func serverDeps(e *env, st *memory.Store, onto *ontology.Manager) tools.Deps {
 		Logger:     e.logger,
 		Now:        e.now,
 		Location:   e.loc,
+		DayFirst:   e.cfg.DayFirst(),
 		Budget:     e.cfg.Recall.Budget,
 		Version:    version(),
 		Ontology:   onto,

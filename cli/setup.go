@@ -194,6 +194,7 @@ func storeOptions(e *env, path string, allowMismatch bool) (memory.Options, erro
 		Embed:              em.Func,
 		Now:                e.now,
 		Location:           e.loc,
+		DayFirst:           e.cfg.DayFirst(),
 		Logger:             e.logger,
 		DefaultScope:       e.cfg.Scope,
 		Ranking:            ranking(e.cfg.Recall),

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 	_ "time/tzdata" // timezone must load on hosts without a zoneinfo database
 
@@ -28,15 +29,16 @@ const (
 // [Default] or [Load], adjust it (the cli applies flags), then call
 // [Config.Validate]. The toml tags are the file's keys.
 type Config struct {
-	Store     string            `toml:"store"`     // store name, default "default"
-	DB        string            `toml:"db"`        // explicit database path; empty = DataDir/<Store>.db
-	DataDir   string            `toml:"data_dir"`  // default $XDG_DATA_HOME/mneme
-	ConfigDir string            `toml:"-"`         // default $XDG_CONFIG_HOME/mneme (holds config.toml and ontology.json)
-	Scope     string            `toml:"scope"`     // a scope the user fixes for every call; "" = automatic (the client's project, else personal)
-	Timezone  string            `toml:"timezone"`  // IANA name; "" = system local
-	Now       string            `toml:"-"`         // RFC 3339 clock pin (testing aid), from MNEME_NOW; "" = real clock
-	LogLevel  string            `toml:"log_level"` // debug|info|warn|error, default "info"
-	LogFile   string            `toml:"log_file"`  // "" = stderr
+	Store     string            `toml:"store"`      // store name, default "default"
+	DB        string            `toml:"db"`         // explicit database path; empty = DataDir/<Store>.db
+	DataDir   string            `toml:"data_dir"`   // default $XDG_DATA_HOME/mneme
+	ConfigDir string            `toml:"-"`          // default $XDG_CONFIG_HOME/mneme (holds config.toml and ontology.json)
+	Scope     string            `toml:"scope"`      // a scope the user fixes for every call; "" = automatic (the client's project, else personal)
+	Timezone  string            `toml:"timezone"`   // IANA name; "" = system local
+	DateOrder string            `toml:"date_order"` // how "5/4/2023" reads: "mdy" (May 4, the default) or "dmy" (5 April)
+	Now       string            `toml:"-"`          // RFC 3339 clock pin (testing aid), from MNEME_NOW; "" = real clock
+	LogLevel  string            `toml:"log_level"`  // debug|info|warn|error, default "info"
+	LogFile   string            `toml:"log_file"`   // "" = stderr
 	Embedder  Embedder          `toml:"embedder"`
 	Recall    Recall            `toml:"recall"`
 	Server    Server            `toml:"server"`
@@ -122,6 +124,10 @@ func (c Config) DBPath() string {
 	}
 	return filepath.Join(c.DataDir, c.Store+".db")
 }
+
+// DayFirst reports whether an ambiguous numeric date ("5/4/2023") is read
+// day first (DateOrder "dmy").
+func (c Config) DayFirst() bool { return strings.EqualFold(c.DateOrder, "dmy") }
 
 // Location returns the time zone named by Timezone, or time.Local when it is
 // empty.

@@ -70,6 +70,7 @@ store = "work"
 data_dir = "/srv/mneme"
 scope = "team"
 timezone = "Europe/Berlin"
+date_order = "dmy"
 log_level = "debug"
 log_file = "/var/log/mneme.log"
 
@@ -123,7 +124,7 @@ max_body_bytes = 1024
 			check: func(t *testing.T, c Config) {
 				want := Config{
 					Store: "work", DataDir: "/srv/mneme", ConfigDir: c.ConfigDir, Scope: "team",
-					Timezone: "Europe/Berlin", LogLevel: "debug", LogFile: "/var/log/mneme.log",
+					Timezone: "Europe/Berlin", DateOrder: "dmy", LogLevel: "debug", LogFile: "/var/log/mneme.log",
 					Embedder: Embedder{Provider: "ollama", Model: "nomic-embed-text", BaseURL: "http://localhost:11434", Dim: 256},
 					Recall: Recall{Limit: 8, Budget: 4000, DecayUnit: &Duration{14 * 24 * time.Hour},
 						K1: ptr(1.2), B: ptr(0.75), VectorWeight: ptr(0.5), MinProbability: 0.01},
@@ -144,7 +145,7 @@ max_body_bytes = 1024
 			file: full,
 			env: env{
 				"MNEME_STORE": "env-store", "MNEME_DB": "/tmp/x.db", "MNEME_DATA_DIR": "/env/data",
-				"MNEME_SCOPE": "env-scope", "MNEME_TIMEZONE": "Asia/Tokyo", "MNEME_NOW": "2024-03-01T09:00:00Z",
+				"MNEME_SCOPE": "env-scope", "MNEME_TIMEZONE": "Asia/Tokyo", "MNEME_NOW": "2024-03-01T09:00:00Z", "MNEME_DATE_ORDER": "mdy",
 				"MNEME_LOG_LEVEL": "warn", "MNEME_LOG_FILE": "/env/log",
 				"MNEME_EMBEDDER": "openai", "MNEME_EMBED_MODEL": "text-embedding-3-small",
 				"MNEME_EMBED_URL": "https://proxy.example/v1", "MNEME_EMBED_API_KEY": "sk-env",
@@ -152,10 +153,10 @@ max_body_bytes = 1024
 				"MNEME_TOKEN": "env-token", "OPENAI_API_KEY": "sk-fallback",
 			},
 			check: func(t *testing.T, c Config) {
-				got := []string{c.Store, c.DB, c.DataDir, c.Scope, c.Timezone, c.Now, c.LogLevel, c.LogFile,
+				got := []string{c.Store, c.DB, c.DataDir, c.Scope, c.Timezone, c.DateOrder, c.Now, c.LogLevel, c.LogFile,
 					c.Embedder.Provider, c.Embedder.Model, c.Embedder.BaseURL, c.Embedder.APIKey,
 					c.Recall.DecayUnit.String(), c.Server.Transport, c.Server.Addr, c.Server.Token}
-				want := []string{"env-store", "/tmp/x.db", "/env/data", "env-scope", "Asia/Tokyo", "2024-03-01T09:00:00Z",
+				want := []string{"env-store", "/tmp/x.db", "/env/data", "env-scope", "Asia/Tokyo", "mdy", "2024-03-01T09:00:00Z",
 					"warn", "/env/log", "openai", "text-embedding-3-small", "https://proxy.example/v1", "sk-env",
 					"30d", "sse", "0.0.0.0:1", "env-token"}
 				if !reflect.DeepEqual(got, want) {
@@ -429,6 +430,8 @@ func TestValidate(t *testing.T) {
 		{"store path traversal", func(c *Config) { c.Store = "../x" }, []string{`store "../x"`}},
 		{"store ok chars", func(c *Config) { c.Store = "a-b_c9" }, nil},
 		{"timezone", func(c *Config) { c.Timezone = "Nowhere/Land" }, []string{"Nowhere/Land", "MNEME_TIMEZONE"}},
+		{"date order", func(c *Config) { c.DateOrder = "ymd" }, []string{"date_order", "ymd", "MNEME_DATE_ORDER", "mdy", "dmy"}},
+		{"date order any case", func(c *Config) { c.DateOrder = "DMY" }, nil},
 		{"now", func(c *Config) { c.Now = "2024-03-01" }, []string{"MNEME_NOW", "RFC 3339"}},
 		{"now ok", func(c *Config) { c.Now = "2024-03-01T09:00:00.5Z" }, nil},
 		{"log level", func(c *Config) { c.LogLevel = "verbose" }, []string{"log_level", "verbose", "debug, info, warn or error"}},

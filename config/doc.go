@@ -25,6 +25,7 @@
 //	-                         MNEME_CONFIG         <config dir>/config.toml                path of this file (must exist when set); the config dir is $XDG_CONFIG_HOME/mneme and also holds ontology.json
 //	scope                     MNEME_SCOPE          "" (automatic)                          fix one scope for every call; unset = the client's project (from its roots), else "personal"
 //	timezone                  MNEME_TIMEZONE       "" (system local)                       IANA zone name used to read and show times, e.g. Europe/Berlin
+//	date_order                MNEME_DATE_ORDER     "mdy"                                   how an ambiguous numeric date reads: mdy (5/4/2023 is May 4) or dmy (5 April); 25/4 and dotted 4.5.2023 are day first either way
 //	-                         MNEME_NOW            "" (real clock)                         RFC 3339 instant to pin the clock to (testing aid)
 //	log_level                 MNEME_LOG_LEVEL      "info"                                  debug, info, warn or error
 //	log_file                  MNEME_LOG_FILE       "" (stderr)                             file to write logs to

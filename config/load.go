@@ -78,6 +78,7 @@ func (c *Config) loadEnv(getenv func(string) string) error {
 		{"MNEME_DATA_DIR", &c.DataDir},
 		{"MNEME_SCOPE", &c.Scope},
 		{"MNEME_TIMEZONE", &c.Timezone},
+		{"MNEME_DATE_ORDER", &c.DateOrder},
 		{"MNEME_NOW", &c.Now},
 		{"MNEME_LOG_LEVEL", &c.LogLevel},
 		{"MNEME_LOG_FILE", &c.LogFile},

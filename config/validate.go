@@ -36,6 +36,11 @@ func (c Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	switch strings.ToLower(c.DateOrder) {
+	case "", "mdy", "dmy":
+	default:
+		bad("date_order %q (MNEME_DATE_ORDER): use mdy (5/4/2023 is May 4) or dmy (5/4/2023 is 5 April)", c.DateOrder)
+	}
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:

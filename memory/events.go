@@ -19,8 +19,8 @@ import (
 // ("yesterday", "last May", "for 3 years"): the answers to "when" and "how
 // long" questions do (see whenWeight). Reading a text costs about 25 µs,
 // done once when the memory enters the index.
-func readTimes(text string, said time.Time, loc *time.Location) (refs []span, timed bool) {
-	ms := timeexpr.FindAll(text, said, loc)
+func readTimes(text string, said time.Time, o timeexpr.Options) (refs []span, timed bool) {
+	ms := timeexpr.FindAllWith(text, said, o)
 	for _, m := range ms {
 		if !said.IsZero() && (m.Kind == timeexpr.Exact || m.Kind == timeexpr.Vague) && !m.From.IsZero() && !m.To.IsZero() {
 			refs = append(refs, span{m.From, m.To})

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
+
+	"github.com/mneme-mcp/mneme/timeexpr"
 )
 
 // indexOptions configure newIndex.
@@ -16,6 +18,7 @@ type indexOptions struct {
 	Ranking  Ranking
 	Embed    chromem.EmbeddingFunc // the collections' embedding function; nil gets one that always fails
 	Location *time.Location        // time zone of date words; nil = time.Local
+	DayFirst bool                  // read an ambiguous numeric date day first
 }
 
 // index is the in-memory search index over every memory of a store: the
@@ -144,7 +147,7 @@ func (ix *index) get(id string) (Memory, bool) {
 // recomputed. A replacement whose text, tags, time and thread position are
 // unchanged (a reinforcement, say) only swaps the stored value.
 func (ix *index) put(m Memory, vec []float32) {
-	refs, timed := readTimes(m.Content, m.Time, ix.opts.Location)
+	refs, timed := readTimes(m.Content, m.Time, timeexpr.Options{Location: ix.opts.Location, DayFirst: ix.opts.DayFirst})
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	vec = unit(vec)

@@ -161,12 +161,12 @@ func (s *Store) resolveTime(q Query, now time.Time, scopes []string) (*window, *
 	var m timeexpr.Match
 	if q.When != "" {
 		var err error
-		if m, err = timeexpr.Parse(q.When, now, loc); err != nil {
+		if m, err = timeexpr.ParseWith(q.When, now, timeexpr.Options{Location: loc, DayFirst: s.opts.DayFirst}); err != nil {
 			return nil, nil, "", fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "timeexpr: "))
 		}
 	} else {
 		var ok bool
-		if m, ok = timeexpr.Find(q.Text, now, loc); !ok {
+		if m, ok = timeexpr.FindWith(q.Text, now, timeexpr.Options{Location: loc, DayFirst: s.opts.DayFirst}); !ok {
 			return nil, nil, text, nil
 		}
 		text = timeexpr.Strip(q.Text, m)

@@ -295,3 +295,23 @@ func TestRecallConcurrentWithWrites(t *testing.T) {
 		t.Errorf("after writes: total %d, %v", res.Total, err)
 	}
 }
+
+// Options.DayFirst decides how an ambiguous numeric date reads, in the
+// question and in the when argument alike.
+func TestRecallDateOrder(t *testing.T) {
+	ctx := context.Background()
+	for dayFirst, want := range map[bool]time.Month{false: time.May, true: time.April} {
+		opts := testOptions(filepath.Join(t.TempDir(), "m.db"), newTestClock())
+		opts.DayFirst, opts.Location = dayFirst, time.UTC
+		st := openTest(t, opts)
+		for _, q := range []Query{{Text: "anything", When: "5/4/2023"}, {Text: "what happened on 5/4/2023?"}} {
+			res, err := st.Recall(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Window == nil || res.Window.From.Month() != want || res.Window.From.Year() != 2023 {
+				t.Errorf("DayFirst %v, %+v: window %+v, want a day in %v 2023", dayFirst, q, res.Window, want)
+			}
+		}
+	}
+}

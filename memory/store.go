@@ -125,6 +125,7 @@ type Options struct {
 	Embed        chromem.EmbeddingFunc // embedding function; never nil
 	Now          func() time.Time      // clock; nil = time.Now
 	Location     *time.Location        // time zone for date words; nil = time.Local
+	DayFirst     bool                  // read an ambiguous numeric date ("5/4/2023") day first
 	Logger       *slog.Logger          // nil = discard
 	DefaultScope string                // "" = DefaultScope
 	Ranking      Ranking               // zero = DefaultRanking()
@@ -193,7 +194,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		opts:     opts,
 		db:       db,
 		loadDone: make(chan struct{}),
-		idx:      newIndex(indexOptions{Ranking: opts.Ranking, Embed: opts.Embed, Location: opts.Location}),
+		idx:      newIndex(indexOptions{Ranking: opts.Ranking, Embed: opts.Embed, Location: opts.Location, DayFirst: opts.DayFirst}),
 	}
 	if err := s.checkModel(ctx); err != nil {
 		db.Close()

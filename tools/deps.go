@@ -51,6 +51,7 @@ type Deps struct {
 	Logger       *slog.Logger     // infrastructure errors; nil = discard
 	Now          func() time.Time // clock for ages and default times; nil = time.Now
 	Location     *time.Location   // zone for dates shown and for times without one; nil = time.Local
+	DayFirst     bool             // read an ambiguous numeric date ("5/4/2023") day first
 	DefaultScope string           // the personal scope: used when a call names none and no project is known, and searched besides a project; "" = the store's default
 	Budget       int              // character budget of a recall reply; <= 0 = DefaultBudget
 	Version      string           // server version reported to clients; "" = "dev"

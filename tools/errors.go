@@ -166,7 +166,7 @@ func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	m, err := timeexpr.Parse(s, d.Now(), d.Location)
+	m, err := timeexpr.ParseWith(s, d.Now(), timeexpr.Options{Location: d.Location, DayFirst: d.DayFirst})
 	if err != nil {
 		return time.Time{}, invalidf("%s %s is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, memory.Quote(s))
 	}
