@@ -15,6 +15,7 @@ type result struct {
 	date     bool // an explicit calendar date (may stand on either side of a bare range)
 	yearless bool // the year was inferred
 	weekly   bool // a bare weekday: the week was inferred
+	named    bool // fixed by a named date, month, season, holiday or year, not counted from now
 }
 
 // date returns midnight of y-m-d (normalised) in the parser's location.

@@ -71,7 +71,7 @@ func (p *parser) clock(i int) (h, m, next int, ok bool) {
 func (p *parser) atClock(r result, h, m, end int) result {
 	y, mo, d := r.from.Date()
 	t := time.Date(y, mo, d, h, m, 0, 0, p.loc)
-	return result{kind: Exact, from: t, to: t.Add(time.Hour), end: end}
+	return result{kind: Exact, from: t, to: t.Add(time.Hour), end: end, named: r.named}
 }
 
 // clockFirst reads "3pm yesterday", "15:00 on Monday".

@@ -2,29 +2,38 @@ package timeexpr
 
 import "time"
 
-func rank(k Kind) int {
-	if k == Vague {
+// tier orders the matches Find chooses between: exact windows fixed by a named date and
+// conversational anchors, then exact windows counted from now, then vague expressions fixed by a
+// named date, then the rest.
+func tier(r result) int {
+	switch {
+	case r.kind == Vague && r.named:
 		return 1
+	case r.kind == Vague:
+		return 0
+	case r.kind == Exact && !r.named:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // find scans left to right, takes the longest match at each position and keeps the first match of
-// the best rank.
+// the best tier.
 func (p *parser) find() (Match, bool) {
 	var best Match
-	found := false
-	p.scan(func(m Match) {
-		if !found || rank(m.Kind) > rank(best.Kind) {
-			best, found = m, true
+	bestTier := -1
+	p.scan(func(m Match, r result) {
+		if t := tier(r); t > bestTier {
+			best, bestTier = m, t
 		}
 	})
-	return best, found
+	return best, bestTier >= 0
 }
 
-// scan calls f with every match left to right, the longest at each position, never overlapping.
-// No match starts after the last trigger token (see precheck.go).
-func (p *parser) scan(f func(Match)) {
+// scan calls f with every match left to right, the longest at each position, never overlapping,
+// and the result it was built from. No match starts after the last trigger token (see
+// precheck.go).
+func (p *parser) scan(f func(Match, result)) {
 	n := len(p.toks)
 	if !p.noPrecheck {
 		n = p.lastTrigger() + 1
@@ -50,7 +59,7 @@ func (p *parser) scan(f func(Match)) {
 		case Vague:
 			m.From, m.To, m.Anchor, m.Spread = r.from, r.to, r.anchor, r.spread
 		}
-		f(m)
+		f(m, r)
 		i = r.end
 	}
 }
@@ -90,7 +99,7 @@ func (p *parser) match(i int) (result, bool) {
 	case "since":
 		if x, ok := p.expr(i+1, true); ok {
 			from, _ := bounds(x)
-			r := result{kind: Exact, from: from, end: x.end}
+			r := result{kind: Exact, from: from, end: x.end, named: x.named}
 			if p.now.After(from) {
 				r.to = p.now
 			}
@@ -99,30 +108,32 @@ func (p *parser) match(i int) (result, bool) {
 	case "after":
 		if x, ok := p.expr(i+1, true); ok {
 			_, to := bounds(x)
-			return result{kind: Exact, from: to, end: x.end}, true
+			return result{kind: Exact, from: to, end: x.end, named: x.named}, true
 		}
 	case "before":
 		if x, ok := p.expr(i+1, true); ok {
 			from, _ := bounds(x)
-			return result{kind: Exact, to: from, end: x.end}, true
+			return result{kind: Exact, to: from, end: x.end, named: x.named}, true
 		}
 	case "prior":
 		if p.is(i+1, "to") {
 			if x, ok := p.expr(i+2, true); ok {
 				from, _ := bounds(x)
-				return result{kind: Exact, to: from, end: x.end}, true
+				return result{kind: Exact, to: from, end: x.end, named: x.named}, true
 			}
 		}
 	case "until", "till", "til":
 		if x, ok := p.expr(i+1, true); ok {
 			_, to := bounds(x)
-			return result{kind: Exact, to: to, end: x.end}, true
+			return result{kind: Exact, to: to, end: x.end, named: x.named}, true
 		}
 	case "around", "circa", "approximately", "roughly":
 		if x, ok := p.expr(i+1, true); ok && x.kind == Exact {
 			mid := x.from.Add(x.to.Sub(x.from) / 2)
 			spread := max(x.to.Sub(x.from)/2, 2*day)
-			return p.vague(mid, spread, x.end), true
+			r := p.vague(mid, spread, x.end)
+			r.named = x.named
+			return r, true
 		}
 	case "on":
 		if r, ok := p.expr(i+1, true); ok {
@@ -209,7 +220,7 @@ func (p *parser) rangeTo(x result, j int) (result, bool) {
 	if x.to.After(to) {
 		to = x.to
 	}
-	return result{kind: Exact, from: from, to: to, end: y.end}, true
+	return result{kind: Exact, from: from, to: to, end: y.end, named: x.named || y.named}, true
 }
 
 // theNth reads "the 4th" after "on": the most recent 4th of a month not after today.
@@ -236,7 +247,7 @@ func (p *parser) theNth(i int) (result, bool) {
 		}
 		if t, valid := p.validDate(yy, mm, d); valid && !t.After(today) {
 			r := p.dayOf(t, next)
-			r.date = true
+			r.date, r.named = true, true
 			return r, true
 		}
 	}

@@ -259,3 +259,31 @@ func TestDSTNewForms(t *testing.T) {
 		}
 	}
 }
+
+// Find prefers an expression fixed by a named date over one counted from now, and an exact one over
+// a vague one; anchors rank with named dates; within a rank the earliest wins.
+func TestFindChoosesNamed(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what happened yesterday and on May 4?", "on May 4", "2023-05-04", "2023-05-05"},
+		{"what did we do last week, in May 2023?", "in May 2023", "2023-05-01", "2023-06-01"},
+		{"the past 3 days or since March", "since March", "2023-03-01", "now"},
+		{"last Friday, or the day before Christmas", "the day before Christmas", "2022-12-24", "2022-12-25"},
+		{"yesterday and last week", "yesterday", "2023-10-24", "2023-10-25"},
+		{"in 2022 and on May 4", "in 2022", "2022-01-01", "2023-01-01"},
+		{"a few days ago, at the end of May", "at the end of May", "2023-05-21", "2023-06-01"},
+	}, Options{})
+	now := clocks(t)["UTC"]
+	for _, c := range []struct {
+		in, expr string
+		kind     Kind
+	}{
+		{"recently, around May 4th", "around May 4th", Vague},
+		{"in our first conversation on May 4 2023", "in our first conversation", AnchorFirst},
+		{"on May 4 2023, in our first conversation", "on May 4 2023", Exact},
+		{"yesterday, in our last conversation", "in our last conversation", AnchorLast},
+	} {
+		if m, ok := Find(c.in, now, time.UTC); !ok || m.Kind != c.kind || m.Expr != c.expr {
+			t.Errorf("Find(%q) = %v %q, want %v %q", c.in, m.Kind, m.Expr, c.kind, c.expr)
+		}
+	}
+}

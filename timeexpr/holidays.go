@@ -227,14 +227,16 @@ func (p *parser) holiday(i int, ctx bool) (result, bool) {
 	t := p.holidayOn(h, y)
 	if !weekend {
 		r := p.dayOf(t, j)
-		r.date, r.yearless = true, !hasYear
+		r.date, r.yearless, r.named = true, !hasYear, !hasMod
 		return r, true
 	}
 	from, to := h.long[0], h.long[1]
 	if from == 0 && to == 0 {
 		from, to = longWeekend(t.Weekday())
 	}
-	return p.window(p.addDays(t, from), p.addDays(t, to), j), true
+	r := p.window(p.addDays(t, from), p.addDays(t, to), j)
+	r.named = !hasMod
+	return r, true
 }
 
 // longWeekend gives the days of "<holiday> weekend" relative to the holiday by its weekday: the

@@ -32,7 +32,7 @@ func (p *parser) dateResult(y int, hasYear bool, m time.Month, d, end int) (resu
 		return result{}, false
 	}
 	r := p.dayOf(t, end)
-	r.date, r.yearless = true, !hasYear
+	r.date, r.yearless, r.named = true, !hasYear, true
 	return r, true
 }
 
@@ -53,7 +53,9 @@ func (p *parser) monthFirst(i int, ctx bool) (result, bool) {
 			return p.dateResult(y, hasYear, m, d, after)
 		}
 		if y, after, ok := p.yearSuffix(j); ok {
-			return p.monthWindow(y, m, after), true
+			r := p.monthWindow(y, m, after)
+			r.named = true
+			return r, true
 		}
 	}
 	if !hasMod && !ctx {
@@ -64,7 +66,7 @@ func (p *parser) monthFirst(i int, ctx bool) (result, bool) {
 		mode = mod
 	}
 	r := p.monthWindow(p.monthYear(m, mode), m, j)
-	r.yearless = true
+	r.yearless, r.named = true, !hasMod
 	return r, true
 }
 
@@ -161,7 +163,9 @@ func (p *parser) seasonRule(i int, ctx bool) (result, bool) {
 	if !hasMod {
 		if y, after, ok := p.yearSuffix(j); ok {
 			from, to := p.season(start, y)
-			return p.window(from, to, after), true
+			r := p.window(from, to, after)
+			r.named = true
+			return r, true
 		}
 		if !ctx {
 			return result{}, false
@@ -169,7 +173,9 @@ func (p *parser) seasonRule(i int, ctx bool) (result, bool) {
 		mod = 2
 	}
 	from, to := p.season(start, p.seasonYear(start, mod))
-	return p.window(from, to, j), true
+	r := p.window(from, to, j)
+	r.named = !hasMod
+	return r, true
 }
 
 var talkVerbs = map[string]bool{

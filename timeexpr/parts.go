@@ -19,26 +19,26 @@ func (p *parser) sub(j int) (result, bool) {
 
 // period reads a whole calendar month or year at token j: "May", "May 2023", "last month", "2023",
 // "the month" and "the year" (the current ones). month says which.
-func (p *parser) period(j int) (from, to time.Time, month bool, end int, ok bool) {
+func (p *parser) period(j int) (x result, month, ok bool) {
 	y, m, _ := p.now.Date()
 	switch {
 	case p.seq(j, "the", "month") >= 0:
-		return p.date(y, m, 1), p.date(y, m+1, 1), true, j + 2, true
+		return p.monthWindow(y, m, j+2), true, true
 	case p.seq(j, "the", "year") >= 0:
-		return p.date(y, 1, 1), p.date(y+1, 1, 1), false, j + 2, true
+		return p.yearWindow(y, j+2), false, true
 	}
-	x, ok := p.sub(j)
+	x, ok = p.sub(j)
 	if !ok || x.kind != Exact || x.from.IsZero() || x.to.IsZero() || !midnight(x.from) || x.from.Day() != 1 {
-		return time.Time{}, time.Time{}, false, j, false
+		return result{}, false, false
 	}
 	y, m, _ = x.from.Date()
 	switch {
 	case x.to.Equal(p.date(y, m+1, 1)):
-		return x.from, x.to, true, x.end, true
+		return x, true, true
 	case m == 1 && x.to.Equal(p.date(y+1, 1, 1)):
-		return x.from, x.to, false, x.end, true
+		return x, false, true
 	}
-	return time.Time{}, time.Time{}, false, j, false
+	return result{}, false, false
 }
 
 var weekOrdinals = map[string]int{
@@ -69,19 +69,25 @@ func (p *parser) partOf(i int) (result, bool) {
 	default:
 		return result{}, false
 	}
-	from, to, month, end, ok := p.period(k)
+	x, month, ok := p.period(k)
 	if !ok {
 		return result{}, false
 	}
+	from, to, end := x.from, x.to, x.end
 	y, m, _ := from.Date()
 	last := to.AddDate(0, 0, -1).Day() // a month's last day
+	win := func(from, to time.Time) (result, bool) {
+		r := p.window(from, to, end)
+		r.named = x.named
+		return r, true
+	}
 	switch {
 	case what == "half" && !month:
-		return p.window(p.date(y, time.Month(1+6*(n-1)), 1), p.date(y, time.Month(7+6*(n-1)), 1), end), true
+		return win(p.date(y, time.Month(1+6*(n-1)), 1), p.date(y, time.Month(7+6*(n-1)), 1))
 	case what == "half" && n == 1:
-		return p.window(from, p.date(y, m, 16), end), true
+		return win(from, p.date(y, m, 16))
 	case what == "half":
-		return p.window(p.date(y, m, 16), to, end), true
+		return win(p.date(y, m, 16), to)
 	}
 	if what == "week" && !month && n != 1 && n != -1 {
 		return result{}, false // "the third week of 2023" reads as a week number: not understood
@@ -92,9 +98,9 @@ func (p *parser) partOf(i int) (result, bool) {
 	}
 	if n == -1 {
 		if !month {
-			return p.window(p.date(y, 12, 32-size), to, end), true
+			return win(p.date(y, 12, 32-size), to)
 		}
-		return p.window(p.date(y, m, last+1-size), to, end), true
+		return win(p.date(y, m, last+1-size), to)
 	}
-	return p.window(p.date(y, m, 1+size*(n-1)), p.date(y, m, 1+size*n), end), true
+	return win(p.date(y, m, 1+size*(n-1)), p.date(y, m, 1+size*n))
 }

@@ -16,7 +16,7 @@ func findAll(text string, now time.Time, opt Options, precheck bool) []Match {
 	p := newParser(text, now, opt, false)
 	p.noPrecheck = !precheck
 	var out []Match
-	p.scan(func(m Match) { out = append(out, m) })
+	p.scan(func(m Match, _ result) { out = append(out, m) })
 	return out
 }
 

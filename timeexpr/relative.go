@@ -108,10 +108,12 @@ func (p *parser) relative(i int) (result, bool) {
 			return result{}, false // "the week of" a single day only
 		}
 		mon := p.mondayOf(first)
+		r := p.window(mon, p.addDays(mon, 7), x.end)
 		if what == "weekend" {
-			return p.window(p.addDays(mon, 5), p.addDays(mon, 7), x.end), true
+			r.from = p.addDays(mon, 5)
 		}
-		return p.window(mon, p.addDays(mon, 7), x.end), true
+		r.named = x.named
+		return r, true
 	case !p.is(k, "before", "after"):
 		return result{}, false
 	}
@@ -120,6 +122,14 @@ func (p *parser) relative(i int) (result, bool) {
 	if !ok {
 		return result{}, false
 	}
+	r, ok := p.placed(what, w, before, x)
+	r.named = x.named
+	return r, ok
+}
+
+// placed returns "the <what> before|after X": what is day, night, week, weekend or weekday (then
+// w is the weekday).
+func (p *parser) placed(what string, w time.Weekday, before bool, x result) (result, bool) {
 	first, after := p.span(x)
 	switch what {
 	case "day":
@@ -193,20 +203,24 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	if w, _, _, ok := p.weekday(j + 2); ok && op == "from" && x.end == j+3 {
 		ref = p.weekdayOnOrBefore(w, 6) // "two weeks from Friday": the coming Friday
 	}
+	var r result
 	switch unit {
 	case "day":
-		return p.dayOf(p.addDays(ref, n), x.end), true
+		r = p.dayOf(p.addDays(ref, n), x.end)
 	case "week":
-		return p.dayOf(p.addDays(ref, 7*n), x.end), true
+		r = p.dayOf(p.addDays(ref, 7*n), x.end)
+	default:
+		t := p.addDays(ref, 0)
+		if unit == "month" {
+			t = t.AddDate(0, n, 0)
+		} else {
+			t = t.AddDate(n, 0, 0)
+		}
+		t = t.Add(p.addDays(t, 1).Sub(t) / 2) // midday
+		r = p.vague(t, agoSpread(unit, abs(n)), x.end)
 	}
-	t := p.addDays(ref, 0)
-	if unit == "month" {
-		t = t.AddDate(0, n, 0)
-	} else {
-		t = t.AddDate(n, 0, 0)
-	}
-	t = t.Add(p.addDays(t, 1).Sub(t) / 2) // midday
-	return p.vague(t, agoSpread(unit, abs(n)), x.end), true
+	r.named = x.named
+	return r, true
 }
 
 // agoSpread is the spread of "N units ago" and of the same distance from another day.

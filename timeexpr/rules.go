@@ -30,8 +30,8 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.relUnit(i))
 	try(p.ago(i))
 	try(p.vaguePhrase(i))
-	try(p.iso(i))
-	try(p.yearOnly(i, ctx))
+	try(asNamed(p.iso(i)))
+	try(asNamed(p.yearOnly(i, ctx)))
 	try(p.monthFirst(i, ctx))
 	try(p.dayFirst(i))
 	try(p.weekdayRule(i, ctx))
@@ -61,6 +61,12 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 		}
 	}
 	return best, true
+}
+
+// asNamed marks a rule's result as fixed by a named date (see result.named).
+func asNamed(r result, ok bool) (result, bool) {
+	r.named = true
+	return r, ok
 }
 
 // modifier reads last/this/next: -1, 0 or 1.
@@ -96,20 +102,20 @@ func (p *parser) subPeriod(i int) (result, bool) {
 		return result{}, false
 	}
 	p.nested = true // "early early early ..." must not recurse per token
-	from, to, month, end, ok := p.period(j)
+	x, month, ok := p.period(j)
 	p.nested = false
 	if !ok {
 		return result{}, false
 	}
-	y, m, _ := from.Date()
-	r := result{kind: Exact, end: end}
+	y, m, _ := x.from.Date()
+	r := result{kind: Exact, end: x.end, named: x.named}
 	idx := map[string]int{"early": 0, "mid": 1, "late": 2}[part]
 	if month {
 		starts := []int{1, 11, 21, 32}
 		r.from = p.date(y, m, starts[idx])
 		r.to = p.date(y, m, starts[idx+1])
 		if idx == 2 {
-			r.to = to
+			r.to = x.to
 		}
 	} else {
 		r.from = p.date(y, time.Month(1+4*idx), 1)

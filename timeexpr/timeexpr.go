@@ -211,9 +211,12 @@ type Options struct {
 	DayFirst bool
 }
 
-// Find returns the most specific time expression in text, or ok=false. Exact windows and
-// conversational anchors win over vague expressions; among those the earliest, then the longest, wins.
-// A nil loc means now.Location().
+// Find returns the most informative time expression in text, or ok=false. It prefers, in this
+// order: exact windows fixed by a named date (a date, month, season, holiday or year named
+// without last/this/next: "on May 4", "in 2022", "the week before May 4") and conversational
+// anchors; exact windows counted from now ("yesterday", "last week", "last April"); vague
+// expressions fixed by a named date ("around May 4th"); other vague ones. Within a rank the
+// earliest wins ("yesterday and last week" is yesterday). A nil loc means now.Location().
 func Find(text string, now time.Time, loc *time.Location) (Match, bool) {
 	return FindWith(text, now, Options{Location: loc})
 }
@@ -234,7 +237,7 @@ func FindAll(text string, now time.Time, loc *time.Location) []Match {
 func FindAllWith(text string, now time.Time, opt Options) []Match {
 	p := newParser(text, now, opt, false)
 	var out []Match
-	p.scan(func(m Match) { out = append(out, m) })
+	p.scan(func(m Match, _ result) { out = append(out, m) })
 	return out
 }
 
