@@ -173,7 +173,7 @@ func (s *Store) resolveTime(q Query, now time.Time, scopes []string) (*window, *
 	}
 	switch m.Kind {
 	case timeexpr.Exact:
-		return &window{from: m.From, to: m.To, soft: true}, &Window{Expr: m.Expr, From: m.From, To: m.To, Kind: "exact"}, text, nil
+		return &window{from: m.From, to: m.To}, &Window{Expr: m.Expr, From: m.From, To: m.To, Kind: "exact"}, text, nil
 	case timeexpr.Vague:
 		w := &window{vague: true, anchor: m.Anchor, spread: m.Spread}
 		return w, &Window{Expr: m.Expr, From: m.From, To: m.To, Anchor: m.Anchor, Kind: "vague"}, text, nil
@@ -188,7 +188,7 @@ func (s *Store) resolveTime(q Query, now time.Time, scopes []string) (*window, *
 			// No conversation to anchor to: rank the words alone.
 			return nil, nil, text, nil
 		}
-		return &window{from: sp.from, to: sp.to, soft: true}, &Window{Expr: m.Expr, From: sp.from, To: sp.to, Kind: kind}, text, nil
+		return &window{from: sp.from, to: sp.to}, &Window{Expr: m.Expr, From: sp.from, To: sp.to, Kind: kind}, text, nil
 	}
 	return nil, nil, text, nil
 }

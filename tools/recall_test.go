@@ -84,14 +84,13 @@ func TestRecallTimeWindow(t *testing.T) {
 	f.remember(t, map[string]any{"content": "Lunch with Dana at the Thai place", "time": "2026-05-10T12:30:00Z"})
 	f.remember(t, map[string]any{"content": "Lunch with Eli at the noodle bar", "time": "2026-04-20T12:30:00Z"})
 
-	// A window read from words boosts what lies in it (events are often
-	// told later); explicit from/to filters.
+	// An exact window, read from words or given as from/to, filters.
 	for _, tc := range []struct {
 		args    map[string]any
 		applied string
 	}{
-		{map[string]any{"query": "lunch", "when": "yesterday"}, "boost"},
-		{map[string]any{"query": "lunch yesterday"}, "boost"},
+		{map[string]any{"query": "lunch", "when": "yesterday"}, "filter"},
+		{map[string]any{"query": "lunch yesterday"}, "filter"},
 		{map[string]any{"query": "lunch", "from": "2026-05-10", "to": "2026-05-10"}, "filter"},
 	} {
 		args := tc.args
