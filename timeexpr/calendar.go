@@ -16,6 +16,7 @@ type result struct {
 	yearless bool // the year was inferred
 	weekly   bool // a bare weekday: the week was inferred
 	named    bool // fixed by a named date, month, season, holiday or year, not counted from now
+	composed bool // read from the day it was said on (compose.go)
 }
 
 // date returns midnight of y-m-d (normalised) in the parser's location.

@@ -2,11 +2,13 @@ package timeexpr
 
 import "time"
 
-// tier orders the matches Find chooses between: exact windows fixed by a named date and
-// conversational anchors, then exact windows counted from now, then vague expressions fixed by a
-// named date, then the rest.
+// tier orders the matches Find chooses between: an expression read from the day it was said on
+// (compose.go), exact windows fixed by a named date and conversational anchors, then exact windows
+// counted from now, then vague expressions fixed by a named date, then the rest.
 func tier(r result) int {
 	switch {
+	case r.composed:
+		return 4
 	case r.kind == Vague && r.named:
 		return 1
 	case r.kind == Vague:
@@ -48,7 +50,9 @@ func (p *parser) scan(f func(Match, result)) {
 			i++
 			continue
 		}
-		if (p.tok(r.end) == "'" || p.tok(r.end) == "’") && p.glued(r.end) && p.tok(r.end+1) == "s" && p.glued(r.end+1) {
+		if c, ok := p.compose(i, r); ok {
+			r = c
+		} else if (p.tok(r.end) == "'" || p.tok(r.end) == "’") && p.glued(r.end) && p.tok(r.end+1) == "s" && p.glued(r.end+1) {
 			r.end += 2
 		}
 		start, end := p.toks[i].start, p.toks[r.end-1].end

@@ -137,6 +137,31 @@
 //     "in two weeks' time": the mirror of "N units ago", N units after now with the same spread
 //     ("in three weeks" is now+21d ±5d).
 //
+// # Said on a named day
+//
+// Questions often say when something was said: "What did Joanna finish last Friday on 23 January,
+// 2022?", "Tim's writing issue last week, as mentioned on November 6, 2023". An expression R
+// counted from now (not fixed by a named date: "yesterday", "last Friday", "last week", "two days
+// ago", "this morning", "in 2 days") followed by a named date D (a date, month, season, holiday or
+// year, see Find) is one match covering both, so Strip removes both. What joins them decides:
+//   - A marker that D is when R was said: "as of D", "as at D", "as mentioned|said|told|... on|in
+//     D" (also "as I told you on D"), "said|mentioned|... on|in D", with or without a comma or
+//     "(...)" around it. R is read as if said at midday on D: "last week, as mentioned on November
+//     6, 2023" is October 30 to November 5, 2023.
+//   - "on D" straight after R: D is the reference point too ("last Friday on 23 January, 2022" is
+//     Friday 21 January 2022; "yesterday on May 4" is May 3), unless D lies within R read from
+//     now (then R and D say the same day or D narrows R: "last week on October 18" is October 18)
+//     or R names D's weekday ("last Friday on 21 January 2022", a Friday, is that Friday).
+//   - ", on D", ", D" or "(D)" with nothing else: an aside. If D lies within R read from now they
+//     say the same day ("yesterday, May 4" said on May 5), else the reading is ambiguous ("What did
+//     I tell you yesterday, on May 4?" asked in January: May 3 or May 4?); either way the window
+//     is D, the more informative.
+//
+// D must span one calendar day to be a reference point; a longer D ("last week, as mentioned in
+// November 2022") gives D's window alone. Without a marker D must end its clause (a punctuation
+// mark or the end follows), so "yesterday, May 4 was fun" stays two expressions; "(D" needs its
+// ")". Find prefers such a match over any other (see Find).
+//
 // Not understood (left for later): "the turn of the year", week numbers ("week 12", "the third
 // week of 2023"), holidays of other countries (Canadian Thanksgiving, UK bank holidays), "N days
 // later" counted from a story's own time, languages other than English.
@@ -212,7 +237,8 @@ type Options struct {
 }
 
 // Find returns the most informative time expression in text, or ok=false. It prefers, in this
-// order: exact windows fixed by a named date (a date, month, season, holiday or year named
+// order: an expression composed with the day it was said on (see the package documentation);
+// exact windows fixed by a named date (a date, month, season, holiday or year named
 // without last/this/next: "on May 4", "in 2022", "the week before May 4") and conversational
 // anchors; exact windows counted from now ("yesterday", "last week", "last April"); vague
 // expressions fixed by a named date ("around May 4th"); other vague ones. Within a rank the
