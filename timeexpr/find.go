@@ -131,6 +131,11 @@ func (p *parser) match(i int) (result, bool) {
 			_, to := bounds(x)
 			return result{kind: Exact, to: to, end: x.end, named: x.named}, true
 		}
+	case "by", "as", "up":
+		if x, ok := p.deadline(i); ok {
+			_, to := bounds(x)
+			return result{kind: Exact, to: to, end: x.end, named: x.named}, true
+		}
 	case "around", "circa", "approximately", "roughly":
 		if x, ok := p.expr(i+1, true); ok && x.kind == Exact {
 			mid := x.from.Add(x.to.Sub(x.from) / 2)

@@ -344,6 +344,10 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 		if p.is(i+1, "late") {
 			return v(0, 7*day, i+2)
 		}
+	case "as":
+		if p.seq(i+1, "of", "late") >= 0 {
+			return v(0, 7*day, i+3)
+		}
 	case "not":
 		k := p.opt(i+1, "so", "too", "that")
 		if p.is(k, "long") && p.is(k+1, "ago") {

@@ -93,7 +93,12 @@
 //     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11); a
 //     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). "since X" is
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
-//     [open, end of X).
+//     [open, end of X), and so are "by X", "as of X", "as at X", "up until X" and "up to X" ("by
+//     July 10, 2022", "as of December 2023", "by the end of May"). Not deadlines: "by" after a verb
+//     whose particle it is ("stopped by yesterday" is yesterday, "stand by Friday" Friday), "up
+//     to X" after be or get or with X counted from now ("what have you been up to last week" is
+//     last week), a bare year followed by a noun ("won by 2000 votes"), "as of late" (vague, as
+//     "lately").
 //   - Future offsets: "in 2 days", "2 days from now|today", "in 5 days' time": that calendar day.
 //     "the next N days|weeks|months" (also "the coming two weeks", "the next few days"): from the
 //     start of today to the end of the day N units on, the mirror of "the past N days"; "the next
