@@ -287,3 +287,53 @@ func TestFindChoosesNamed(t *testing.T) {
 		}
 	}
 }
+
+// Questions from real use. The clocks are Wednesday 2023-10-25; 25 October 2022 was a Tuesday,
+// 10 April 2023 a Monday.
+var questionCases = []exactCase{
+	{"the Sunday before October 25, 2022", "the Sunday before October 25, 2022", "2022-10-23", "2022-10-24"},
+	{"what did we do last weekend before April 10, 2023?", "last weekend before April 10, 2023", "2023-04-08", "2023-04-10"},
+	{"the last weekend before April 10, 2023", "the last weekend before April 10, 2023", "2023-04-08", "2023-04-10"},
+	{"the weekend before April 10, 2023", "the weekend before April 10, 2023", "2023-04-08", "2023-04-10"},
+	{"the last Friday before Christmas", "the last Friday before Christmas", "2022-12-23", "2022-12-24"},
+	{"the first Monday after May 4", "the first Monday after May 4", "2023-05-08", "2023-05-09"},
+	{"the next Friday after Christmas", "the next Friday after Christmas", "2022-12-30", "2022-12-31"},
+	{"two weeks before August 11, 2023", "two weeks before August 11, 2023", "2023-07-28", "2023-07-29"},
+	{"the week before August 3, 2023", "the week before August 3, 2023", "2023-07-27", "2023-08-03"},
+	{"on December 1,2023", "on December 1,2023", "2023-12-01", "2023-12-02"},
+	{"8th December, 2023", "8th December, 2023", "2023-12-08", "2023-12-09"},
+	{"in the beginning of November 2022", "in the beginning of November 2022", "2022-11-01", "2022-11-11"},
+	{"at the start of 2023", "at the start of 2023", "2023-01-01", "2023-05-01"},
+	{"during the first half of September 2022", "during the first half of September 2022", "2022-09-01", "2022-09-16"},
+	{"What kind of deal did John get in December?", "in December", "2022-12-01", "2023-01-01"},
+	{"in summer 2021", "in summer 2021", "2021-06-01", "2021-09-01"},
+	{"how many times did I run in 2023", "in 2023", "2023-01-01", "2024-01-01"},
+}
+
+func TestFindQuestions(t *testing.T) {
+	checkExact(t, questionCases, Options{})
+	checkNone(t, []string{
+		"I went on holiday",
+		"holiday plans",
+		"the holidays were fun",
+		"a holiday inn",
+	}, Options{})
+	for name, now := range clocks(t) {
+		loc := now.Location()
+		for _, in := range []string{"What did X do over the holidays?", "during the holiday season", "over the Christmas holidays", "for the festive season"} {
+			m, ok := Find(in, now, loc)
+			if want := time.Date(2022, 12, 28, 12, 0, 0, 0, loc); !ok || m.Kind != Vague || !m.Anchor.Equal(want) || m.Spread != 3*day ||
+				!m.From.Equal(time.Date(2022, 12, 22, 0, 0, 0, 0, loc)) || !m.To.Equal(time.Date(2023, 1, 4, 0, 0, 0, 0, loc)) {
+				t.Errorf("%s: Find(%q) = %v %v ±%v [%v, %v), want around %v", name, in, m.Kind, m.Anchor, m.Spread, m.From, m.To, want)
+			}
+		}
+	}
+	// in January "in December" is last month and "the holidays" the ones just past
+	jan := time.Date(2024, 1, 21, 14, 0, 0, 0, time.UTC)
+	if m, ok := Find("What kind of deal did John get in December?", jan, time.UTC); !ok || !m.From.Equal(time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("in December on 2024-01-21 = %v", m)
+	}
+	if m, ok := Find("over the holidays", jan, time.UTC); !ok || !m.Anchor.Equal(time.Date(2023, 12, 28, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("over the holidays on 2024-01-21 = %v", m)
+	}
+}

@@ -265,3 +265,34 @@ func (p *parser) holidayOn(h holidaySpec, y int) time.Time {
 	m, d := h.on(y)
 	return p.date(y, m, d)
 }
+
+// holidaySeason reads "the holidays", "the holiday season", "the Christmas|winter holidays" and
+// "the festive season|period" after a preposition: vague around the middle of the most recent
+// Christmas Eve to New Year's Day that has begun (December 28 at midday, spread 3 days, so a
+// window from December 22 to January 3). "The holidays" may also be a summer's; a vague reading
+// only boosts.
+func (p *parser) holidaySeason(i int, ctx bool) (result, bool) {
+	if !ctx || !p.is(i, "the") {
+		return result{}, false
+	}
+	j := i + 1
+	switch {
+	case p.is(j, "festive") && p.is(j+1, "season", "period"):
+		j += 2
+	case p.is(j, "holiday") && p.is(j+1, "season", "period"):
+		j += 2
+	default:
+		j = p.opt(j, "christmas", "xmas", "winter")
+		if !p.is(j, "holidays") {
+			return result{}, false
+		}
+		j++
+	}
+	y := p.now.Year()
+	if p.date(y, 12, 24).After(p.today(0)) {
+		y--
+	}
+	r := p.vague(time.Date(y, 12, 28, 12, 0, 0, 0, p.loc), 3*day, j)
+	r.named = true
+	return r, true
+}

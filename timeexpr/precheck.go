@@ -24,6 +24,8 @@ var triggerWords = func() map[string]bool {
 		// seasons and holidays without "day" in their name
 		"spring", "summer", "autumn", "fall", "winter", "christmas", "xmas", "halloween", "nye",
 		"easter", "thanksgiving",
+		// "the holidays", "the holiday season", "the festive season"
+		"holidays", "holiday", "festive",
 	} {
 		m[w] = true
 	}

@@ -45,7 +45,9 @@ func (p *parser) anchorOf(j int) (result, bool) {
 
 // relative reads forms placed against another expression X (any exact window with both ends) or
 // against last/next:
-//   - "the day|week|weekend|night|Friday before|after X", "the week|weekend of X";
+//   - "the day|week|weekend|night|Friday before|after X", "the week|weekend of X"; "(the) last
+//     weekend before X" and "the first|next Friday after X" are "the weekend before X" and "the
+//     Friday after X";
 //   - "the Friday|weekend|night before last", "the Monday|week|weekend|month|year after next";
 //   - "N days|weeks|months|years before|after|from X", "N weekends ago", "a week ago Monday".
 func (p *parser) relative(i int) (result, bool) {
@@ -56,6 +58,10 @@ func (p *parser) relative(i int) (result, bool) {
 		return r, true
 	}
 	j := p.opt(i, "the")
+	nearest := "" // "(the) last weekend before X", "the first Friday after X"
+	if p.is(j, "last", "first", "next") {
+		nearest, j = p.tok(j), j+1
+	}
 	what := p.tok(j)
 	w, _, full, isWeekday := p.weekday(j)
 	switch {
@@ -68,13 +74,17 @@ func (p *parser) relative(i int) (result, bool) {
 		if j == i && what != "day" {
 			return result{}, false // "week of", "night before": only with "the"
 		}
-	case (what == "month" || what == "year") && p.seq(j+1, "after", "next") >= 0:
+	case (what == "month" || what == "year") && nearest == "" && p.seq(j+1, "after", "next") >= 0:
 		return p.calendarUnit(what, 2, j+3)
 	default:
 		return result{}, false
 	}
 	k := j + 1
 	switch {
+	case nearest == "last" && (!p.is(k, "before") || p.is(k+1, "last")):
+		return result{}, false
+	case nearest != "" && nearest != "last" && (!p.is(k, "after") || p.is(k+1, "next")):
+		return result{}, false
 	case p.seq(k, "before", "last") >= 0:
 		switch what {
 		case "night":

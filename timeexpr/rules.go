@@ -37,6 +37,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.weekdayRule(i, ctx))
 	try(p.seasonRule(i, ctx))
 	try(p.holiday(i, ctx))
+	try(p.holidaySeason(i, ctx))
 	try(p.thisTimeLast(i))
 	try(p.clockFirst(i))
 	if !found {

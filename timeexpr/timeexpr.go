@@ -49,8 +49,9 @@
 //     before X" the 7 days before X's first day, "the week after X" the 7 days after its last; "the
 //     weekend before X" the last Saturday-Sunday that ends before X begins, "the weekend after X"
 //     the first that begins after X ends; "the Friday before|after X" the nearest Friday before X
-//     or after it; "the week of X" (X one day) the Monday-Sunday week holding X, "the weekend of X"
-//     that week's Saturday and Sunday. "N days|weeks before X" is the day N days or weeks before
+//     or after it ("(the) last weekend|Friday before X" and "the first|next weekend|Friday after
+//     X" say the same); "the week of X" (X one day) the Monday-Sunday week holding X, "the weekend
+//     of X" that week's Saturday and Sunday. "N days|weeks before X" is the day N days or weeks before
 //     X's first day, "N days|weeks after|from X" the day N days or weeks after its last ("a week
 //     from today"; in "two weeks from Friday" a bare weekday is the coming one); "N months|years
 //     before|after X" is vague around that day's midday with the spread of "N months ago". These
@@ -141,6 +142,10 @@
 //   - Future: "in N weeks|months|years|hours|minutes", "N weeks from now", "in a few days|weeks",
 //     "in two weeks' time": the mirror of "N units ago", N units after now with the same spread
 //     ("in three weeks" is now+21d ±5d).
+//   - "the holidays", "the holiday season", "the Christmas|winter holidays", "the festive season"
+//     after a preposition ("over the holidays"): around the most recent Christmas Eve to New
+//     Year's Day that has begun, December 28 at midday ±3d (window December 22 to January 3).
+//     Vague because "the holidays" may be a summer's too; "the summer holidays" is the summer.
 //
 // # Said on a named day
 //
