@@ -248,13 +248,20 @@ func (p *parser) theNth(i int) (result, bool) {
 	}
 	y, m, _ := p.now.Date()
 	today := p.today(0)
+	step := -1
+	if p.upcoming(i) {
+		step = 1 // the first one not before today
+	}
 	for k := 0; k < 12; k++ {
-		mm, yy := m-time.Month(k), y
+		mm, yy := m+time.Month(step*k), y
 		if mm < 1 {
 			mm += 12
 			yy--
+		} else if mm > 12 {
+			mm -= 12
+			yy++
 		}
-		if t, valid := p.validDate(yy, mm, d); valid && !t.After(today) {
+		if t, valid := p.validDate(yy, mm, d); valid && (step < 0 && !t.After(today) || step > 0 && !t.Before(today)) {
 			r := p.dayOf(t, next)
 			r.date, r.named = true, true
 			return r, true

@@ -220,6 +220,10 @@ func (p *parser) holiday(i int, ctx bool) (result, bool) {
 			y, hasYear, j = yy, true, after
 		} else if !ctx && !weekend {
 			return result{}, false
+		} else if p.upcoming(i) {
+			if p.holidayOn(h, y).Before(today) {
+				y++ // the first one not before today
+			}
 		} else if p.holidayOn(h, y).After(today) {
 			y-- // the most recent one not after today
 		}
@@ -289,7 +293,11 @@ func (p *parser) holidaySeason(i int, ctx bool) (result, bool) {
 		j++
 	}
 	y := p.now.Year()
-	if p.date(y, 12, 24).After(p.today(0)) {
+	if p.upcoming(i) {
+		if p.today(0).Before(p.date(y, 1, 2)) {
+			y-- // under way since last December
+		}
+	} else if p.date(y, 12, 24).After(p.today(0)) {
 		y--
 	}
 	r := p.vague(time.Date(y, 12, 28, 12, 0, 0, 0, p.loc), 3*day, j)

@@ -19,13 +19,17 @@ func (p *parser) yearSuffix(j int) (y, next int, ok bool) {
 	return 0, j, false
 }
 
-// dateResult builds the day m-d, in year y when given, else the most recent one not after today.
-func (p *parser) dateResult(y int, hasYear bool, m time.Month, d, end int) (result, bool) {
+// dateResult builds the day m-d, in year y when given, else the most recent one not after today
+// (the first one not before today in a clause about plans, see upcoming); i is where it starts.
+func (p *parser) dateResult(i, y int, hasYear bool, m time.Month, d, end int) (result, bool) {
 	var t time.Time
 	var ok bool
-	if hasYear {
+	switch {
+	case hasYear:
 		t, ok = p.validDate(y, m, d)
-	} else {
+	case p.upcoming(i):
+		t, ok = p.comingDay(m, d)
+	default:
 		t, ok = p.recentDay(m, d)
 	}
 	if !ok {
@@ -50,7 +54,7 @@ func (p *parser) monthFirst(i int, ctx bool) (result, bool) {
 			if !hasYear {
 				after = next
 			}
-			return p.dateResult(y, hasYear, m, d, after)
+			return p.dateResult(i, y, hasYear, m, d, after)
 		}
 		if y, after, ok := p.yearSuffix(j); ok {
 			r := p.monthWindow(y, m, after)
@@ -61,11 +65,14 @@ func (p *parser) monthFirst(i int, ctx bool) (result, bool) {
 	if !hasMod && !ctx {
 		return result{}, false
 	}
-	mode := 2
-	if hasMod {
-		mode = mod
+	y := p.monthYear(m, 2)
+	switch {
+	case hasMod:
+		y = p.monthYear(m, mod)
+	case p.upcoming(i):
+		y = p.comingMonth(m)
 	}
-	r := p.monthWindow(p.monthYear(m, mode), m, j)
+	r := p.monthWindow(y, m, j)
 	r.yearless, r.named = true, !hasMod
 	return r, true
 }
@@ -97,7 +104,7 @@ func (p *parser) dayFirst(i int) (result, bool) {
 	if !hasYear {
 		after = j
 	}
-	return p.dateResult(y, hasYear, m, d, after)
+	return p.dateResult(i, y, hasYear, m, d, after)
 }
 
 // weekdayRule reads "Monday", "last Monday", "this Friday", "next Tuesday", "Monday last week" and
@@ -138,7 +145,11 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 	}
 	switch {
 	case !hasMod:
-		r := p.dayOf(p.weekdayOnOrBefore(w, 0), j)
+		shift := 0
+		if p.upcoming(i) {
+			shift = 6 // the first on or after today
+		}
+		r := p.dayOf(p.weekdayOnOrBefore(w, shift), j)
 		r.weekly = true
 		return r, true
 	case mod < 0:
@@ -172,7 +183,11 @@ func (p *parser) seasonRule(i int, ctx bool) (result, bool) {
 		}
 		mod = 2
 	}
-	from, to := p.season(start, p.seasonYear(start, mod))
+	y := p.seasonYear(start, mod)
+	if !hasMod && p.upcoming(i) {
+		y = p.comingSeason(start)
+	}
+	from, to := p.season(start, y)
 	r := p.window(from, to, j)
 	r.named = !hasMod
 	return r, true

@@ -92,5 +92,5 @@ func (p *parser) numeric(i int) (result, bool) {
 	if m < 1 || m > 12 || d < 1 {
 		return result{}, false
 	}
-	return p.dateResult(y, hasYear, time.Month(m), d, end)
+	return p.dateResult(i, y, hasYear, time.Month(m), d, end)
 }

@@ -193,8 +193,8 @@ func (p *parser) relUnit(i int) (result, bool) {
 		}
 		if p.is(k, "weekend") {
 			n := -1
-			if wd := p.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
-				n = 0
+			if wd := p.now.Weekday(); wd == time.Saturday || wd == time.Sunday || p.upcoming(i) {
+				n = 0 // under way, or the coming one in a clause about plans
 			}
 			return p.window(p.weekStart(n).AddDate(0, 0, 5), p.weekStart(n+1), k+1), true
 		}

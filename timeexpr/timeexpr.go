@@ -147,6 +147,23 @@
 //     Year's Day that has begun, December 28 at midday ±3d (window December 22 to January 3).
 //     Vague because "the holidays" may be a summer's too; "the summer holidays" is the summer.
 //
+// # Plans
+//
+// Without a year or last/this/next, a date, month, season, holiday, weekday, "the weekend", "on the
+// 4th" and "the holidays" are the most recent one that has begun, as above. In a clause about
+// plans they are the next one that has not ended (the one under way, else the coming one): "What
+// are Melanie's plans for the summer?" asked in October is next summer, "I'll call you on Friday"
+// the coming Friday, "I'm going to Paris in May" said in January this May. A clause is about plans
+// when, back to its start (a punctuation mark, at most 15 words), it has a plan word (will, 'll,
+// won't, shall, gonna, going to, plan, plans, planning) and no past tense (was, were, did, had,
+// said, told, an irregular past such as went, or any word ending in -ed): "What were Melanie's
+// plans for the summer?" and "I was going to Paris in May" keep the most recent one. A wrong
+// future reading moves a window a year on, so the rule leans to the past: "want", "hope" and
+// "expect" do not count ("I want to know what I did in May"), a capitalised "Will" inside a
+// sentence is a name, and these are not handled: plan words after the expression ("In May I will
+// go"), the present for the future ("we're flying out in May"), adjectives ending in -ed ("I'm
+// going to get married in June" keeps last June).
+//
 // # Said on a named day
 //
 // Questions often say when something was said: "What did Joanna finish last Friday on 23 January,
