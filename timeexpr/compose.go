@@ -65,8 +65,8 @@ func (p *parser) compose(i int, r result) (result, bool) {
 		return r, false
 	}
 	k, marker, comma, paren := p.reference(r.end)
-	if k < 0 {
-		return r, false
+	if k < 0 || k > p.lastTrig {
+		return r, false // no expression starts after the last trigger
 	}
 	d, ok := p.expr(k, true)
 	if !ok || d.kind != Exact || !d.named || d.from.IsZero() || d.to.IsZero() {

@@ -40,6 +40,7 @@ func (p *parser) scan(f func(Match, result)) {
 	if !p.noPrecheck {
 		n = p.lastTrigger() + 1
 	}
+	p.lastTrig = n - 1
 	for i := 0; i < n; {
 		if !p.toks[i].word {
 			i++

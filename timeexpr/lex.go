@@ -72,9 +72,10 @@ type parser struct {
 	dmy        bool // Options.DayFirst: ambiguous slashed dates are day/month
 	nested     bool // inside early/mid/late: no second one
 	inClock    bool // inside "3pm <day>": no second time of day
-	depth      int  // how deeply rules that wrap an expression are nested (see sub)
 	rangeEnd   bool // reading the end of a range: a yearless "5/10" is a date
 	noPrecheck bool // tests: match at every token, not only up to the last trigger (precheck.go)
+	depth      int  // how deeply rules that wrap an expression are nested (see sub)
+	lastTrig   int  // in scan: no expression starts after this token (precheck.go)
 }
 
 func newParser(s string, now time.Time, opt Options, whole bool) *parser {
@@ -82,7 +83,7 @@ func newParser(s string, now time.Time, opt Options, whole bool) *parser {
 	if loc == nil {
 		loc = now.Location()
 	}
-	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole, dmy: opt.DayFirst}
+	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole, dmy: opt.DayFirst, lastTrig: -1}
 }
 
 // tok returns the lower-case text of token i, or "" past the end.
