@@ -1,5 +1,7 @@
 package timeexpr
 
+import "strings"
+
 // Deadlines: "by X", "as of X", "as at X", "up to X", "up until X" are [open, end of X), as
 // "until X" is.
 
@@ -35,8 +37,9 @@ var yearFollowers = map[string]bool{
 }
 
 // deadline reads "by X", "as of|at X", "up to X" and "up until|till X" at token i and returns X.
-// "by" after a verb it is the particle of ("stopped by", "stand by") is not read; "up to" needs a
-// named X and no be or get before it; a bare year must not be followed by a noun.
+// "by" after a verb it is the particle of ("stopped by", "stand by") is not read, nor after a
+// past participle when X is a bare month, season or holiday ("inspired by autumn"); "up to" needs
+// a named X and no be or get before it; a bare year must not be followed by a noun.
 func (p *parser) deadline(i int) (result, bool) {
 	j := -1
 	switch {
@@ -59,5 +62,35 @@ func (p *parser) deadline(i int) (result, bool) {
 	if x.end == j+1 && len(p.tok(j)) == 4 && p.num(j) >= 0 && x.end < len(p.toks) && p.toks[x.end].word && !yearFollowers[p.tok(x.end)] {
 		return result{}, false // "won by 2000 votes"
 	}
+	if p.is(i, "by") && p.participle(i-1) && x.end == p.opt(j, "the")+1 && bareName(p.tok(x.end-1)) {
+		return result{}, false // "inspired by autumn": who or what did it
+	}
 	return x, true
+}
+
+// doneWords are participles of getting something done, after which "by May" is a deadline.
+var doneWords = map[string]bool{
+	"done": true, "finished": true, "completed": true, "fixed": true, "repaired": true, "built": true,
+	"delivered": true, "submitted": true, "paid": true, "shipped": true, "published": true,
+	"released": true, "launched": true, "sorted": true, "booked": true, "settled": true,
+	"prepared": true, "planned": true, "organized": true, "organised": true, "renovated": true,
+	"moved": true, "packed": true, "sent": true, "made": true,
+}
+
+// participle reports whether token i looks like a past participle after which "by" names who or
+// what did something ("inspired", "ravaged"), not one of getting something done (doneWords).
+func (p *parser) participle(i int) bool {
+	w := p.tok(i)
+	return !doneWords[w] && (pastWords[w] || (len(w) >= 4 && strings.HasSuffix(w, "ed") && !notPast[w]))
+}
+
+// bareName reports whether w names a month, season or holiday on its own.
+func bareName(w string) bool {
+	_, month := monthNames[w]
+	_, season := seasonStart[w]
+	switch w {
+	case "christmas", "xmas", "easter", "halloween", "thanksgiving":
+		return true
+	}
+	return month || season
 }

@@ -18,6 +18,9 @@ var deadlineCases = []exactCase{
 	{"I'll have it done by tomorrow", "by tomorrow", "", "2023-10-27"},
 	{"by 2022 we had moved", "by 2022", "", "2023-01-01"},
 	{"by the weekend", "by the weekend", "", "2023-10-23"},
+	{"it will be finished by May 2024", "by May 2024", "", "2024-06-01"},
+	{"it will be finished by tomorrow", "by tomorrow", "", "2023-10-27"},
+	{"done by autumn", "by autumn", "", "2023-12-01"},
 	{"as of today", "as of today", "", "2023-10-26"},
 	// "by" after a verb it belongs to, and "up to" what someone does, are not deadlines
 	{"stand by Friday", "Friday", "2023-10-20", "2023-10-21"},
@@ -44,6 +47,9 @@ func TestFindDeadline(t *testing.T) {
 		"by the time we left",
 		"as far as I know",
 		"up to you",
+		"I'm feeling inspired by autumn",
+		"a garden ravaged by the winter",
+		"surprised by Christmas",
 	}, Options{})
 	now := clocks(t)["UTC"]
 	if m, ok := Find("what have you been up to as of late?", now, time.UTC); !ok || m.Kind != Vague || m.Expr != "as of late" {

@@ -98,7 +98,9 @@
 //     July 10, 2022", "as of December 2023", "by the end of May"). Not deadlines: "by" after a verb
 //     whose particle it is ("stopped by yesterday" is yesterday, "stand by Friday" Friday), "up
 //     to X" after be or get or with X counted from now ("what have you been up to last week" is
-//     last week), a bare year followed by a noun ("won by 2000 votes"), "as of late" (vague, as
+//     last week), a bare year followed by a noun ("won by 2000 votes"), a bare month, season or
+//     holiday after a participle that says who or what did it ("inspired by autumn"; "finished by
+//     May" and other participles of getting done are deadlines), "as of late" (vague, as
 //     "lately").
 //   - Future offsets: "in 2 days", "2 days from now|today", "in 5 days' time": that calendar day.
 //     "the next N days|weeks|months" (also "the coming two weeks", "the next few days"): from the
