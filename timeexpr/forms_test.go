@@ -73,6 +73,13 @@ var partCases = []exactCase{
 	{"the last few days of February 2024", "the last few days of February 2024", "2024-02-25", "2024-03-01"},
 	{"at the end of the year", "at the end of the year", "2023-09-01", "2024-01-01"},
 	{"the beginning of the month", "the beginning of the month", "2023-10-01", "2023-10-11"},
+	{"Where was Dave in the last two weeks of August 2023?", "in the last two weeks of August 2023", "2023-08-18", "2023-09-01"},
+	{"the first 10 days of May", "the first 10 days of May", "2023-05-01", "2023-05-11"},
+	{"the first two weeks of 2023", "the first two weeks of 2023", "2023-01-01", "2023-01-15"},
+	{"the last 10 days of the year", "the last 10 days of the year", "2023-12-22", "2024-01-01"},
+	{"the first two months of 2023", "the first two months of 2023", "2023-01-01", "2023-03-01"},
+	{"the last three months of the year", "the last three months of the year", "2023-10-01", "2024-01-01"},
+	{"the last 31 days of May", "the last 31 days of May", "2023-05-01", "2023-06-01"},
 }
 
 func TestFindPartsOf(t *testing.T) {
@@ -84,6 +91,8 @@ func TestFindPartsOf(t *testing.T) {
 		"the first few days of school",
 		"the fifth week of May",
 		"first half",
+		"the first 2 months of May",
+		"the first two weeks of school",
 	}, Options{})
 }
 

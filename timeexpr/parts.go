@@ -50,7 +50,8 @@ var weekOrdinals = map[string]int{
 //   - "the first|second|third|fourth|last week of X": days 1-7, 8-14, 15-21, 22-28, the final 7;
 //   - "the first|second half of X": a month's days 1-15 and 16-end, a year's January-June and
 //     July-December;
-//   - "the first|last few days of X": the first or the final 5 days.
+//   - "the first|last few days of X": the first or the final 5 days;
+//   - "the first|last N days|weeks of X", and "the first|last N months of" a year.
 func (p *parser) partOf(i int) (result, bool) {
 	j := p.opt(i, "the")
 	n, ok := weekOrdinals[p.tok(j)]
@@ -58,6 +59,7 @@ func (p *parser) partOf(i int) (result, bool) {
 		return result{}, false
 	}
 	var what string
+	count := 0 // "the first two weeks of X": what is the unit
 	k := j + 1
 	switch {
 	case p.is(k, "week") && p.is(k+1, "of"):
@@ -66,6 +68,13 @@ func (p *parser) partOf(i int) (result, bool) {
 		what, k = "half", k+2
 	case p.is(k, "few") && p.is(k+1, "days") && p.is(k+2, "of") && (n == 1 || n == -1):
 		what, k = "few", k+3
+	case n == 1 || n == -1:
+		c, next, ok := p.count(k)
+		unit, _ := unitOf(p.tok(next))
+		if !ok || p.is(k, "a", "an") || c < 2 || (unit != "day" && unit != "week" && unit != "month") || !p.is(next+1, "of") {
+			return result{}, false
+		}
+		what, count, k = unit, c, next+2
 	default:
 		return result{}, false
 	}
@@ -89,6 +98,9 @@ func (p *parser) partOf(i int) (result, bool) {
 	case what == "half":
 		return win(p.date(y, m, 16), to)
 	}
+	if count > 0 {
+		return p.counted(x, month, n, what, count)
+	}
 	if what == "week" && !month && n != 1 && n != -1 {
 		return result{}, false // "the third week of 2023" reads as a week number: not understood
 	}
@@ -103,4 +115,36 @@ func (p *parser) partOf(i int) (result, bool) {
 		return win(p.date(y, m, last+1-size), to)
 	}
 	return win(p.date(y, m, 1+size*(n-1)), p.date(y, m, 1+size*n))
+}
+
+// counted returns the first (n = 1) or last (n = -1) count days, weeks or months (of a year) of the
+// month or year x: "the last two weeks of August" is August 18-31. A span longer than x is none.
+func (p *parser) counted(x result, month bool, n int, unit string, count int) (result, bool) {
+	from, to := x.from, x.to
+	if unit == "month" {
+		if month || count > 12 {
+			return result{}, false
+		}
+		if n == 1 {
+			to = from.AddDate(0, count, 0)
+		} else {
+			from = to.AddDate(0, -count, 0)
+		}
+	} else {
+		days := count
+		if unit == "week" {
+			days *= 7
+		}
+		if p.addDays(from, days).After(to) {
+			return result{}, false
+		}
+		if n == 1 {
+			to = p.addDays(from, days)
+		} else {
+			from = p.addDays(to, -days)
+		}
+	}
+	r := p.window(from, to, x.end)
+	r.named = x.named
+	return r, true
 }
