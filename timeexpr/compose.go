@@ -18,8 +18,8 @@ var mentionSubjects = map[string]bool{
 }
 
 // reference reads what joins an expression ending at token j to the day it was said on: "as of",
-// "as at", "as (I) mentioned (to you) on|in", "said|told|mentioned ... on|in" (marker), "on"
-// alone, or nothing after a comma or an opening parenthesis. It returns the token where that day
+// "as at", "as (I) mentioned|told (you) on|in", "said|told|mentioned on|in" (marker), "on" alone,
+// or nothing after a comma or an opening parenthesis. It returns the token where that day
 // starts, whether a marker said it is the day of saying, and whether a comma or parenthesis came
 // first ("(" is returned as paren, which needs its ")").
 func (p *parser) reference(j int) (k int, marker, comma, paren bool) {
@@ -33,14 +33,18 @@ func (p *parser) reference(j int) (k int, marker, comma, paren bool) {
 		return j + 2, true, comma, paren
 	}
 	v := j
-	if p.is(v, "as") {
+	as := p.is(v, "as")
+	if as {
 		v++
 		if mentionSubjects[p.tok(v)] {
 			v++
 		}
 	}
 	if mentionVerbs[p.tok(v)] {
-		v = p.opt(p.opt(v+1, "to", "with"), "you", "me", "him", "her", "them", "us")
+		v++
+		if as { // "as I told you on": without "as", "told him on May 4" is another clause
+			v = p.opt(p.opt(v, "to", "with"), "you", "me", "him", "her", "them", "us")
+		}
 		if p.is(v, "on", "in") {
 			return v + 1, true, comma, paren
 		}

@@ -75,6 +75,7 @@ func TestFindNotComposed(t *testing.T) {
 		{"yesterday, as mentioned, on May 4", []string{"yesterday", "on May 4"}},
 		{"last week on Monday", []string{"last week", "on Monday"}},
 		{"yesterday as I said", []string{"yesterday"}},
+		{"I met him last week, told him on May 4 2023 about it", []string{"last week", "on May 4 2023"}},
 	} {
 		var got []string
 		for _, m := range FindAll(c.in, now, time.UTC) {

@@ -80,6 +80,8 @@ var partCases = []exactCase{
 	{"the first two months of 2023", "the first two months of 2023", "2023-01-01", "2023-03-01"},
 	{"the last three months of the year", "the last three months of the year", "2023-10-01", "2024-01-01"},
 	{"the last 31 days of May", "the last 31 days of May", "2023-05-01", "2023-06-01"},
+	{"on the last day of February 2024", "on the last day of February 2024", "2024-02-29", "2024-03-01"},
+	{"the first day of the year", "the first day of the year", "2023-01-01", "2023-01-02"},
 }
 
 func TestFindPartsOf(t *testing.T) {
@@ -93,6 +95,9 @@ func TestFindPartsOf(t *testing.T) {
 		"first half",
 		"the first 2 months of May",
 		"the first two weeks of school",
+		"the last day of school",
+		"the last week of school",
+		"the past two weeks of rain",
 	}, Options{})
 }
 

@@ -51,7 +51,8 @@ var weekOrdinals = map[string]int{
 //   - "the first|second half of X": a month's days 1-15 and 16-end, a year's January-June and
 //     July-December;
 //   - "the first|last few days of X": the first or the final 5 days;
-//   - "the first|last N days|weeks of X", and "the first|last N months of" a year.
+//   - "the first|last day of X", "the first|last N days|weeks of X", and "the first|last N months
+//     of" a year.
 func (p *parser) partOf(i int) (result, bool) {
 	j := p.opt(i, "the")
 	n, ok := weekOrdinals[p.tok(j)]
@@ -68,6 +69,8 @@ func (p *parser) partOf(i int) (result, bool) {
 		what, k = "half", k+2
 	case p.is(k, "few") && p.is(k+1, "days") && p.is(k+2, "of") && (n == 1 || n == -1):
 		what, k = "few", k+3
+	case (n == 1 || n == -1) && p.is(k, "day") && p.is(k+1, "of"):
+		what, count, k = "day", 1, k+2 // "the last day of May"
 	case n == 1 || n == -1:
 		c, next, ok := p.count(k)
 		unit, _ := unitOf(p.tok(next))

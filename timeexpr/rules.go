@@ -203,8 +203,8 @@ func (p *parser) relUnit(i int) (result, bool) {
 		return r, true
 	}
 	mod, j, ok := p.modifier(i)
-	if !ok {
-		return result{}, false
+	if !ok || p.is(j+1, "of") {
+		return result{}, false // "my last week of school" is no calendar week
 	}
 	if p.is(j, "weekend") {
 		return p.window(p.weekStart(mod).AddDate(0, 0, 5), p.weekStart(mod+1), j+1), true
@@ -257,8 +257,8 @@ func (p *parser) rolling(i int) (result, bool) {
 		j, counted = p.opt(k+1, "of"), true
 	}
 	unit, plural := unitOf(p.tok(j))
-	if unit == "" || (!counted && (!the || plural)) {
-		return result{}, false
+	if unit == "" || (!counted && (!the || plural)) || p.is(j+1, "of") {
+		return result{}, false // "the last week of school" is not the past week
 	}
 	if unit == "fortnight" {
 		unit, n = "week", 2*n

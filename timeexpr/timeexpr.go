@@ -65,14 +65,15 @@
 //     "4th") are days 1-7, 8-14, 15-21 and 22-28, "the last|final week of May" its final 7 days. A
 //     person counting weeks of a month means these blocks, not ISO or Monday-Sunday weeks (the
 //     first of those may start in April). "the first|second half of May" are days 1-15 and 16-end,
-//     "the first|last few days of May" the first and the final 5 days, "the first|last N
-//     days|weeks of May" the first or final N or 7N days ("the last two weeks of August" is August
+//     "the first|last few days of May" the first and the final 5 days, "the first|last day of May"
+//     that day, "the first|last N days|weeks of May" the first or final N or 7N days ("the last two weeks of August" is August
 //     18-31; longer than the month is none). The month may be anything "in" takes ("May", "May
 //     2023", "last month") or "the month" (this one). Of a year: "the first half of 2023" is
 //     January-June, "the second half" July-December, "the first|last week of the year" January
 //     1-7 and December 25-31, "the first|last few days" the first and final 5 days, "the
 //     first|last N days|weeks|months of 2023" likewise; "the third week of 2023" is not understood
-//     (it reads as a week number).
+//     (it reads as a week number). Of anything else it is none: "the last week of school" is
+//     neither last week nor the past 7 days.
 //   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the
 //     current ones): "at the end of the year" is September-December.
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
