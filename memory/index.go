@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -59,6 +60,8 @@ type scopeIndex struct {
 	when     []int64   // its event time, Unix microseconds
 	gone     []bool    // archived (or a free slot)
 	asks     []bool    // the slot's doc ends with a question (see asksQuestion)
+	toldLo   []int64   // start of the hull of the times its text tells of (doc.refs), Unix µs; MaxInt64 = none
+	toldHi   []int64   // end of that hull; MinInt64 = none
 	prev     []int32   // slot of the previous turn of its thread, -1 = none
 	next     []int32   // slot of the next turn of its thread, -1 = none
 	free     []int32
@@ -82,6 +85,8 @@ func (sc *scopeIndex) alloc(d *doc, length float32) {
 		sc.when = append(sc.when, 0)
 		sc.gone = append(sc.gone, false)
 		sc.asks = append(sc.asks, false)
+		sc.toldLo = append(sc.toldLo, math.MaxInt64)
+		sc.toldHi = append(sc.toldHi, math.MinInt64)
 		sc.prev = append(sc.prev, -1)
 		sc.next = append(sc.next, -1)
 	}
@@ -89,6 +94,11 @@ func (sc *scopeIndex) alloc(d *doc, length float32) {
 	sc.when[d.slot] = d.m.Time.UnixMicro()
 	sc.gone[d.slot] = d.m.IsArchived()
 	sc.asks[d.slot] = asksQuestion(d.m.Content)
+	sc.toldLo[d.slot], sc.toldHi[d.slot] = math.MaxInt64, math.MinInt64
+	for _, r := range d.refs {
+		sc.toldLo[d.slot] = min(sc.toldLo[d.slot], r.from.UnixMicro())
+		sc.toldHi[d.slot] = max(sc.toldHi[d.slot], r.to.UnixMicro())
+	}
 	sc.prev[d.slot], sc.next[d.slot] = -1, -1
 }
 
@@ -97,6 +107,7 @@ func (sc *scopeIndex) release(d *doc) {
 	sc.docs[d.slot] = nil
 	sc.gone[d.slot] = true
 	sc.asks[d.slot] = false
+	sc.toldLo[d.slot], sc.toldHi[d.slot] = math.MaxInt64, math.MinInt64
 	sc.length[d.slot] = 0
 	sc.free = append(sc.free, d.slot)
 }

@@ -198,6 +198,9 @@ func (f filter) pass(sc *scopeIndex, slot int32) bool {
 		if t := sc.when[slot]; t >= f.from && t < f.to {
 			return true
 		}
+		if sc.toldHi[slot] <= f.from || sc.toldLo[slot] >= f.to {
+			return false // no told time near the window (or none at all)
+		}
 		for _, r := range sc.docs[slot].refs {
 			if r.to.UnixMicro() > f.from && r.from.UnixMicro() < f.to {
 				return true
