@@ -165,13 +165,18 @@ func TestLoCoMo(t *testing.T) {
 	t.Logf("LoCoMo %s, default ranking, built-in embedder:\n%s", what, rep.Table())
 	// The figures DefaultRanking achieves (its doc comment) less two points,
 	// so that a regression fails.
-	want := map[int]float64{5: 0.695 - 0.02, 10: 0.783 - 0.02}
+	want := map[int]float64{5: 0.695 - 0.02, 10: 0.779 - 0.02}
+	temporal := 0.729 - 0.03 // 321 questions: a point is 3 of them
 	if raceEnabled {
-		want = map[int]float64{5: 0.683 - 0.02, 10: 0.771 - 0.02}
+		want = map[int]float64{5: 0.688 - 0.02, 10: 0.770 - 0.02}
+		temporal = 0.636 - 0.03
 	}
 	for _, k := range []int{5, 10} {
 		if r := rep.All.Recall[k]; r < want[k] {
 			t.Errorf("recall@%d = %.3f, want >= %.3f", k, r, want[k])
 		}
+	}
+	if r := rep.ByCategory["temporal"].Recall[5]; r < temporal {
+		t.Errorf("temporal recall@5 = %.3f, want >= %.3f", r, temporal)
 	}
 }
