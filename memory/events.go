@@ -17,8 +17,9 @@ import (
 //
 // timed reports whether the text states a time or a duration at all
 // ("yesterday", "last May", "for 3 years"): the answers to "when" and "how
-// long" questions do (see whenWeight). Reading a text costs about 25 µs,
-// done once when the memory enters the index.
+// long" questions do (see whenWeight). Reading a text costs about 3 µs
+// without a time word and 14 µs with one, done once when the memory enters
+// the index (not when a recall reinforces it: the text is unchanged then).
 func readTimes(text string, said time.Time, o timeexpr.Options) (refs []span, timed bool) {
 	ms := timeexpr.FindAllWith(text, said, o)
 	for _, m := range ms {

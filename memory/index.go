@@ -158,7 +158,6 @@ func (ix *index) get(id string) (Memory, bool) {
 // recomputed. A replacement whose text, tags, time and thread position are
 // unchanged (a reinforcement, say) only swaps the stored value.
 func (ix *index) put(m Memory, vec []float32) {
-	refs, timed := readTimes(m.Content, m.Time, timeexpr.Options{Location: ix.opts.Location, DayFirst: ix.opts.DayFirst})
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	vec = unit(vec)
@@ -174,6 +173,7 @@ func (ix *index) put(m Memory, vec []float32) {
 	}
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
+	refs, timed := readTimes(m.Content, m.Time, timeexpr.Options{Location: ix.opts.Location, DayFirst: ix.opts.DayFirst})
 	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, scope: sc}
 	sc.alloc(d, length)
 	for _, tf := range terms {
