@@ -92,6 +92,9 @@ func (p *parser) dayFirst(i int) (result, bool) {
 		return result{}, false
 	}
 	hasOf := p.is(j, "of")
+	if r, ok := p.dayOfMonthUnit(i, k, d, ordinal, j); ok {
+		return r, true
+	}
 	j = p.opt(j, "of")
 	m, j, ok := p.month(j)
 	if !ok {
@@ -105,6 +108,28 @@ func (p *parser) dayFirst(i int) (result, bool) {
 		after = j
 	}
 	return p.dateResult(i, y, hasYear, m, d, after)
+}
+
+// dayOfMonthUnit reads the rest of "the 21st of last|this|next month" and "the 21st last month"
+// (an ordinal, with or without "the"): that day of the calendar month; none when the month is
+// shorter. i is where the expression starts, k the day's token, j the token after it.
+func (p *parser) dayOfMonthUnit(i, k, d int, ordinal bool, j int) (result, bool) {
+	if !ordinal || (k == i && !p.is(j, "of")) {
+		return result{}, false // "21 last month" is a count, "21st of last month" needs no "the"
+	}
+	mod, next, ok := p.modifier(p.opt(j, "of"))
+	if !ok || !p.is(next, "month") || p.is(next+1, "of") {
+		return result{}, false
+	}
+	y, m, _ := p.now.Date()
+	first := p.date(y, m+time.Month(mod), 1) // normalised: "next month" in December is January
+	t, ok := p.validDate(first.Year(), first.Month(), d)
+	if !ok {
+		return result{}, false
+	}
+	r := p.dayOf(t, next+1)
+	r.date = true
+	return r, true
 }
 
 // weekdayRule reads "Monday", "last Monday", "this Friday", "next Tuesday", "Monday last week" and

@@ -78,7 +78,10 @@
 //     current ones): "at the end of the year" is September-December.
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
 //     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
-//     ISO months "2023-05", years "in 2022" (a bare year needs a preposition).
+//     ISO months "2023-05", years "in 2022" (a bare year needs a preposition). "the 21st of last
+//     month", "the 3rd of this month", "the 15th of next month" (also "the 21st last month"): that
+//     day of that calendar month; a day the month lacks ("the 31st of" a 30-day month) leaves the
+//     month alone.
 //   - Numeric dates "5/4/2023", "25/4/2023", "5/4/23", "4.5.2023", "2023.05.04": that day. A part
 //     above 12 is the day; otherwise dotted dates are day first (4.5.2023 is 4 May, the European
 //     convention) and slashed ones month first (5/4/2023 is May 4, US English) unless
