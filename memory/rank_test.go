@@ -255,13 +255,16 @@ func TestRankNeighbours(t *testing.T) {
 
 func TestAsksWhen(t *testing.T) {
 	for q, want := range map[string]bool{
-		"When did Caroline go to the support group?": true,
-		"In what year did Jon open the studio?":      true,
-		"How long has Melanie been painting?":        true,
-		"So when was the move?":                      true,
-		"What did Caroline paint?":                   false,
-		"Where does Jon live when he travels?":       false,
-		"":                                           false,
+		"When did Caroline go to the support group?":   true,
+		"In what year did Jon open the studio?":        true,
+		"How long has Melanie been painting?":          true,
+		"How many weeks passed between the two trips?": true,
+		"Which week did Tim visit the UK?":             true,
+		"How many dogs does Maria have?":               false,
+		"So when was the move?":                        true,
+		"What did Caroline paint?":                     false,
+		"Where does Jon live when he travels?":         false,
+		"":                                             false,
 	} {
 		if got := asksWhen(q); got != want {
 			t.Errorf("asksWhen(%q) = %v, want %v", q, got, want)
