@@ -148,6 +148,14 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 		if r, ok := p.dayFirst(k); ok {
 			return r, true
 		}
+		if n, next, ok := p.count(j); ok && full && !p.is(i-1, "every", "each") {
+			if u, _ := unitOf(p.tok(next)); (u == "week" || u == "fortnight") && p.is(next+1, "ago") {
+				if u == "fortnight" {
+					n *= 2
+				}
+				return p.weekdayWeeksAgo(w, n, next+2), true // "Saturday two weeks ago"
+			}
+		}
 		k = p.opt(j, "of")
 		if m2, next, ok := p.modifier(k); ok && p.is(next, "week") {
 			return p.dayOf(p.weekStart(m2).AddDate(0, 0, (int(w)+6)%7), next+1), true

@@ -186,6 +186,9 @@ func (p *parser) countedRelative(i int) (result, bool) {
 		unit, n = "week", 2*n
 	}
 	if unit == "week" && p.is(j+1, "ago") {
+		if w, next, _, ok := p.weekday(j + 3); ok && p.is(j+2, "on") {
+			return p.weekdayWeeksAgo(w, n, next), true // "two weeks ago on Saturday"
+		}
 		if w, next, full, ok := p.weekday(j + 2); ok && full {
 			return p.dayOf(p.addDays(p.weekdayOnOrBefore(w, 0), -7*n), next), true
 		}
@@ -231,6 +234,12 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	}
 	r.named = x.named
 	return r, true
+}
+
+// weekdayWeeksAgo returns weekday w of the Monday-Sunday week n weeks before this one ("two weeks
+// ago on Saturday", "Saturday two weeks ago"), ending at token end.
+func (p *parser) weekdayWeeksAgo(w time.Weekday, n, end int) result {
+	return p.dayOf(p.addDays(p.weekStart(-n), (int(w)+6)%7), end)
 }
 
 // agoSpread is the spread of "N units ago" and of the same distance from another day.

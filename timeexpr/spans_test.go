@@ -20,3 +20,26 @@ func TestFindDayOfMonthUnit(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"the 21st of last month of school"}, Options{})
 }
+
+// "two weeks ago on Saturday" and "Saturday two weeks ago" are the Saturday of the week two weeks
+// back; "two weeks ago Saturday" (the idiom "a week ago Monday") counts from the most recent one.
+func TestFindWeekdayWeeksAgo(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I do 2 weeks ago on Saturday?", "2 weeks ago on Saturday", "2023-10-14", "2023-10-15"},
+		{"Saturday two weeks ago", "Saturday two weeks ago", "2023-10-14", "2023-10-15"},
+		{"on Saturday two weeks ago", "on Saturday two weeks ago", "2023-10-14", "2023-10-15"},
+		{"two weeks ago Saturday", "two weeks ago Saturday", "2023-10-07", "2023-10-08"},
+		{"a week ago on Monday", "a week ago on Monday", "2023-10-16", "2023-10-17"},
+		{"Monday three weeks ago", "Monday three weeks ago", "2023-10-02", "2023-10-03"},
+		{"two weeks ago on sat", "two weeks ago on sat", "2023-10-14", "2023-10-15"},
+		{"Friday a fortnight ago", "Friday a fortnight ago", "2023-10-13", "2023-10-14"},
+	}, Options{})
+	for name, now := range clocks(t) {
+		// a name is no weekday; the offset stays vague
+		for _, in := range []string{"the Sunday Times two weeks ago", "every Saturday two weeks ago"} {
+			if m, ok := Find(in, now, now.Location()); !ok || m.Kind != Vague {
+				t.Errorf("%s: Find(%q) = %v, want vague two weeks ago", name, in, m)
+			}
+		}
+	}
+}

@@ -42,7 +42,11 @@
 //     the next; "the night before last" the night of the day before yesterday.
 //   - "a weekend ago", "N weekends ago": counted back from last weekend (the most recent one that
 //     has ended), which is one weekend ago, so on a Tuesday "two weekends ago" is the Saturday and
-//     Sunday 10 and 9 days back. "a week ago Monday" is the Monday a week before "Monday".
+//     Sunday 10 and 9 days back. "a week ago Monday" is the Monday a week before "Monday" (the
+//     American idiom: on a Thursday "two weeks ago Saturday" is 19 days back). "two weeks ago on
+//     Saturday" and "Saturday two weeks ago" are the Saturday of the Monday-Sunday week two weeks
+//     before this one (on a Thursday 12 days back); the two readings agree for a weekday not later
+//     in the week than today.
 //   - Relative to another expression X, any exact window with both ends ("May 4", "16 November
 //     2023", "Christmas", "last week"): "the day before X" is the day before X's first day, "the day
 //     after X" the day after its last, "the night before X" the night of the day before; "the week
