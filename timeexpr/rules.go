@@ -87,7 +87,8 @@ func (p *parser) modifier(i int) (mod, next int, ok bool) {
 	return 0, i, false
 }
 
-// subPeriod reads "early/mid/late X" and "the beginning/middle/end of X" for a month or a year X.
+// subPeriod reads "early/mid/late X" and "the beginning/middle/end of X" for a month or a year X,
+// and "the beginning/middle/end of" a calendar week.
 func (p *parser) subPeriod(i int) (result, bool) {
 	part, j := "", -1
 	switch {
@@ -101,6 +102,12 @@ func (p *parser) subPeriod(i int) (result, bool) {
 	}
 	if part == "" || p.nested {
 		return result{}, false
+	}
+	if monday, end, ok := p.weekAt(j); ok && !p.is(i, "early", "mid", "late") {
+		// "the beginning|middle|end of last week": Monday-Wednesday, Tuesday-Thursday,
+		// Friday-Sunday ("late last week" may be "I was late last week": not read)
+		from := map[string]int{"early": 0, "mid": 1, "late": 4}[part]
+		return p.window(p.addDays(monday, from), p.addDays(monday, from+3), end), true
 	}
 	p.nested = true // "early early early ..." must not recurse per token
 	x, month, ok := p.period(j)
@@ -123,6 +130,22 @@ func (p *parser) subPeriod(i int) (result, bool) {
 		r.to = p.date(y, time.Month(5+4*idx), 1)
 	}
 	return r, true
+}
+
+// weekAt reads a calendar week at token j: "last|this|next week" or "the week" (this one). It
+// returns its Monday and the token after it.
+func (p *parser) weekAt(j int) (monday time.Time, end int, ok bool) {
+	if k := p.seq(j, "the", "week"); k >= 0 {
+		if p.is(k, "of", "before", "after") {
+			return time.Time{}, 0, false // "the end of the week of May 4", "the week before last"
+		}
+		return p.weekStart(0), k, true
+	}
+	mod, k, ok := p.modifier(j)
+	if !ok || !p.is(k, "week") || p.is(k+1, "of") {
+		return time.Time{}, 0, false
+	}
+	return p.weekStart(mod), k + 1, true
 }
 
 // relDay reads today, yesterday, tomorrow, tonight, last night, this morning, earlier today, ...

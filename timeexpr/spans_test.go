@@ -43,3 +43,20 @@ func TestFindWeekdayWeeksAgo(t *testing.T) {
 		}
 	}
 }
+
+// The beginning, middle and end of a calendar week are Monday-Wednesday, Tuesday-Thursday and
+// Friday-Sunday; "late last week" stays last week.
+func TestFindPartOfWeek(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what happened at the end of last week?", "at the end of last week", "2023-10-20", "2023-10-23"},
+		{"the start of last week", "the start of last week", "2023-10-16", "2023-10-19"},
+		{"at the beginning of last week", "at the beginning of last week", "2023-10-16", "2023-10-19"},
+		{"the middle of last week", "the middle of last week", "2023-10-17", "2023-10-20"},
+		{"the end of this week", "the end of this week", "2023-10-27", "2023-10-30"},
+		{"the end of the week", "the end of the week", "2023-10-27", "2023-10-30"},
+		{"the end of next week", "the end of next week", "2023-11-03", "2023-11-06"},
+		{"I was late last week", "last week", "2023-10-16", "2023-10-23"},
+		{"the end of the week before last", "the week before last", "2023-10-09", "2023-10-16"},
+	}, Options{})
+	checkNone(t, []string{"the end of the week of school", "at the end of a week"}, Options{})
+}

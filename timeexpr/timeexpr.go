@@ -79,7 +79,11 @@
 //     (it reads as a week number). Of anything else it is none: "the last week of school" is
 //     neither last week nor the past 7 days.
 //   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the
-//     current ones): "at the end of the year" is September-December.
+//     current ones): "at the end of the year" is September-December. "the beginning|start of",
+//     "the middle of" and "the end of" a calendar week ("last|this|next week", "the week") are its
+//     Monday-Wednesday, Tuesday-Thursday and Friday-Sunday: "the end of last week" is last week's
+//     Friday to Sunday. "early|mid|late last week" are not read that way ("I was late last week"
+//     is last week).
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
 //     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
 //     ISO months "2023-05", years "in 2022" (a bare year needs a preposition). "the 21st of last
