@@ -26,6 +26,8 @@ var triggerWords = func() map[string]bool {
 		"easter", "thanksgiving",
 		// "the holidays", "the holiday season", "the festive season"
 		"holidays", "holiday", "festive",
+		// quarters
+		"quarter", "q1", "q2", "q3", "q4",
 	} {
 		m[w] = true
 	}

@@ -38,6 +38,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.seasonRule(i, ctx))
 	try(p.holiday(i, ctx))
 	try(p.holidaySeason(i, ctx))
+	try(p.quarter(i))
 	try(p.thisTimeLast(i))
 	try(p.clockFirst(i))
 	if !found {
@@ -244,6 +245,9 @@ func (p *parser) calendarUnit(unit string, n, end int) (result, bool) {
 		return p.monthWindow(y, m+time.Month(n), end), true
 	case "year":
 		return p.yearWindow(y+n, end), true
+	case "quarter":
+		start := (m-1)/3*3 + 1 + time.Month(3*n)
+		return p.window(p.date(y, start, 1), p.date(y, start+3, 1), end), true
 	}
 	return result{}, false
 }

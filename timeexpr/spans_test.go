@@ -60,3 +60,27 @@ func TestFindPartOfWeek(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"the end of the week of school", "at the end of a week"}, Options{})
 }
+
+// Calendar quarters: a yearless one is the most recent that has started (Q4 is under way).
+func TestFindQuarter(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did we ship in Q1?", "in Q1", "2023-01-01", "2023-04-01"},
+		{"Q3 2023", "Q3 2023", "2023-07-01", "2023-10-01"},
+		{"in Q4", "in Q4", "2023-10-01", "2024-01-01"},
+		{"Q1 results were good", "Q1", "2023-01-01", "2023-04-01"},
+		{"(Q2)", "Q2", "2023-04-01", "2023-07-01"},
+		{"Q4 of last year", "Q4 of last year", "2022-10-01", "2023-01-01"},
+		{"in the first quarter", "in the first quarter", "2023-01-01", "2023-04-01"},
+		{"the third quarter", "the third quarter", "2023-07-01", "2023-10-01"},
+		{"the 2nd quarter of 2021", "the 2nd quarter of 2021", "2021-04-01", "2021-07-01"},
+		{"the last quarter of 2022", "the last quarter of 2022", "2022-10-01", "2023-01-01"},
+		{"the first quarter of the year", "the first quarter of the year", "2023-01-01", "2023-04-01"},
+		{"last quarter", "last quarter", "2023-07-01", "2023-10-01"},
+		{"in the last quarter", "last quarter", "2023-07-01", "2023-10-01"},
+		{"this quarter", "this quarter", "2023-10-01", "2024-01-01"},
+		{"next quarter", "next quarter", "2024-01-01", "2024-04-01"},
+		{"I will ship it in Q1", "in Q1", "2024-01-01", "2024-04-01"},
+	}, Options{})
+	checkNone(t, []string{"q1x", "Q10 is a part", "see q1.txt", "x_q1", "q1-2", "in the first quarter of the game",
+		"a quarter of an hour", "quarter past three", "the living quarters", "the Latin Quarter"}, Options{})
+}

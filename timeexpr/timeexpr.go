@@ -78,6 +78,12 @@
 //     first|last N days|weeks|months of 2023" likewise; "the third week of 2023" is not understood
 //     (it reads as a week number). Of anything else it is none: "the last week of school" is
 //     neither last week nor the past 7 days.
+//   - Quarters are January-March, April-June, July-September and October-December: "Q3 2023",
+//     "Q4 of last year", "the first|second|third|fourth quarter" (also "2nd"), "the last quarter
+//     of 2022", "the first quarter of the year". Without a year, like a month, the most recent
+//     one that has started ("in Q1", "Q1 results"; a bare "Q1" needs no preposition, but "q1x",
+//     "Q10", "q1.txt" are not quarters). "last|this|next quarter" (also "the last quarter") are
+//     the previous, current and next calendar quarter; "the first quarter of the game" is none.
 //   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the
 //     current ones): "at the end of the year" is September-December. "the beginning|start of",
 //     "the middle of" and "the end of" a calendar week ("last|this|next week", "the week") are its
