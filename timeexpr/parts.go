@@ -50,7 +50,8 @@ var weekOrdinals = map[string]int{
 //   - "the first|second|third|fourth|last week of X": days 1-7, 8-14, 15-21, 22-28, the final 7;
 //   - "the first|second half of X": a month's days 1-15 and 16-end, a year's January-June and
 //     July-December;
-//   - "the first|last few days of X": the first or the final 5 days;
+//   - "the first|last few days of X" (also "the first|last days of X"): the first or the final 5
+//     days;
 //   - "the first|last day of X", "the first|last N days|weeks of X", and "the first|last N months
 //     of" a year.
 func (p *parser) partOf(i int) (result, bool) {
@@ -69,6 +70,8 @@ func (p *parser) partOf(i int) (result, bool) {
 		what, k = "half", k+2
 	case p.is(k, "few") && p.is(k+1, "days") && p.is(k+2, "of") && (n == 1 || n == -1):
 		what, k = "few", k+3
+	case p.is(k, "days") && p.is(k+1, "of") && (n == 1 || n == -1):
+		what, k = "few", k+2 // "the first days of January" are its first few
 	case (n == 1 || n == -1) && p.is(k, "day") && p.is(k+1, "of"):
 		what, count, k = "day", 1, k+2 // "the last day of May"
 	case n == 1 || n == -1:

@@ -84,3 +84,14 @@ func TestFindQuarter(t *testing.T) {
 	checkNone(t, []string{"q1x", "Q10 is a part", "see q1.txt", "x_q1", "q1-2", "in the first quarter of the game",
 		"a quarter of an hour", "quarter past three", "the living quarters", "the Latin Quarter"}, Options{})
 }
+
+// "the first|last days of X" are "the first|last few days of X": 5 days.
+func TestFindFirstDaysOf(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"during the first days of January", "during the first days of January", "2023-01-01", "2023-01-06"},
+		{"the last days of May", "the last days of May", "2023-05-27", "2023-06-01"},
+		{"the final days of 2022", "the final days of 2022", "2022-12-27", "2023-01-01"},
+		{"the first days of last month", "the first days of last month", "2023-09-01", "2023-09-06"},
+	}, Options{})
+	checkNone(t, []string{"the last days of Pompeii", "the first days of school", "the second days of May"}, Options{})
+}

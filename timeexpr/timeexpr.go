@@ -69,7 +69,7 @@
 //     "4th") are days 1-7, 8-14, 15-21 and 22-28, "the last|final week of May" its final 7 days. A
 //     person counting weeks of a month means these blocks, not ISO or Monday-Sunday weeks (the
 //     first of those may start in April). "the first|second half of May" are days 1-15 and 16-end,
-//     "the first|last few days of May" the first and the final 5 days, "the first|last day of May"
+//     "the first|last (few) days of May" the first and the final 5 days, "the first|last day of May"
 //     that day, "the first|last N days|weeks of May" the first or final N or 7N days ("the last two weeks of August" is August
 //     18-31; longer than the month is none). The month may be anything "in" takes ("May", "May
 //     2023", "last month") or "the month" (this one). Of a year: "the first half of 2023" is
