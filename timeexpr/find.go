@@ -160,6 +160,13 @@ func (p *parser) match(i int) (result, bool) {
 			}
 		}
 	case "in", "during", "at", "over", "within", "throughout", "for":
+		if p.tok(i) == "over" {
+			if r, ok := p.holidayOver(i + 1); ok {
+				if x, ok := p.expr(i+1, true); !ok || x.end <= r.end {
+					return r, true
+				}
+			}
+		}
 		if r, ok := p.expr(i+1, true); ok {
 			return p.bareRange(r)
 		}

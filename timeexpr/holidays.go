@@ -188,6 +188,24 @@ var notHoliday = map[string]bool{
 // Day (US), Martin Luther King Jr. Day, Presidents' Day. A bare holiday needs a preposition,
 // last/this/next, a year or "weekend" after it ("the Christmas tree" is not a date).
 func (p *parser) holiday(i int, ctx bool) (result, bool) {
+	return p.holidayRead(i, ctx, false)
+}
+
+// holidayOver reads "over Easter", "over Christmas" after "over" (at i-1): the long weekend of
+// "<holiday> weekend", since "over" says a span. A name that says the day ("over Christmas Day",
+// "over Easter Sunday", "over New Year's Eve") stays that day, and so does one followed by a meal or
+// a gathering ("over Thanksgiving dinner").
+func (p *parser) holidayOver(i int) (result, bool) {
+	r, ok := p.holidayRead(i, true, true)
+	if !ok || p.is(r.end-1, "day", "eve", "sunday", "monday", "friday") ||
+		p.is(r.end, "dinner", "lunch", "breakfast", "brunch", "meal", "party", "service", "mass") {
+		return result{}, false
+	}
+	return r, true
+}
+
+// holidayRead is holiday; span reads the holiday as its long weekend, as "<holiday> weekend".
+func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 	mod, j, hasMod := p.modifier(i)
 	the := !hasMod && p.is(j, "the")
 	if the {
@@ -200,6 +218,8 @@ func (p *parser) holiday(i int, ctx bool) (result, bool) {
 	weekend := p.is(j, "weekend")
 	if weekend {
 		j++
+	} else if span && !the {
+		weekend = true
 	} else if the {
 		return result{}, false // "the Fourth of July" is dayFirst's; "the Easter weekend" is ours
 	}

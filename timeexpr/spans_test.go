@@ -95,3 +95,21 @@ func TestFindFirstDaysOf(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"the last days of Pompeii", "the first days of school", "the second days of May"}, Options{})
 }
+
+// "over <holiday>" is its long weekend, as "<holiday> weekend"; "at|on <holiday>" and a name that
+// says the day stay the day.
+func TestFindOverHoliday(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did we do over Easter?", "over Easter", "2023-04-07", "2023-04-11"},
+		{"at Easter", "at Easter", "2023-04-09", "2023-04-10"},
+		{"on Easter", "on Easter", "2023-04-09", "2023-04-10"},
+		{"over Christmas", "over Christmas", "2022-12-24", "2022-12-26"},
+		{"over Thanksgiving", "over Thanksgiving", "2022-11-24", "2022-11-28"},
+		{"over Easter 2022", "over Easter 2022", "2022-04-15", "2022-04-19"},
+		{"over Christmas Day", "over Christmas Day", "2022-12-25", "2022-12-26"},
+		{"over Easter Sunday", "over Easter Sunday", "2023-04-09", "2023-04-10"},
+		{"over New Year's Eve", "over New Year's Eve", "2022-12-31", "2023-01-01"},
+		{"we talked over Thanksgiving dinner", "over Thanksgiving", "2022-11-24", "2022-11-25"},
+	}, Options{})
+	checkNone(t, []string{"we argued over Easter eggs", "over Christmas trees"}, Options{})
+}

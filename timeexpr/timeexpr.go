@@ -147,7 +147,11 @@
 //     otherwise the long weekend the holiday makes by its weekday: Thursday or Friday to Sunday
 //     ("Thanksgiving weekend" Thursday-Sunday), Saturday to Monday or Tuesday ("Memorial Day
 //     weekend" Saturday-Monday, "Fourth of July weekend" on a Tuesday Saturday-Tuesday), the
-//     Saturday-Sunday it falls on, and for a Wednesday the weekend after. A holiday followed by a
+//     Saturday-Sunday it falls on, and for a Wednesday the weekend after. "over Easter", "over
+//     Christmas", "over Thanksgiving" are that long weekend too, since "over" says a span ("over
+//     Easter" is Good Friday to Easter Monday); "at|on Easter" is the day, and so is "over" a name
+//     that says the day ("over Christmas Day", "over Easter Sunday") or a holiday followed by a
+//     meal ("over Thanksgiving dinner"). A holiday followed by a
 //     thing ("Easter egg", "Christmas tree", "Easter Island") is not a date.
 //   - "back in April" is "in April"; a possessive 's belongs to the expression ("last week's").
 //
