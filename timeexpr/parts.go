@@ -41,6 +41,22 @@ func (p *parser) period(j int) (x result, month, ok bool) {
 	return result{}, false, false
 }
 
+// weekAt reads a calendar week at token j: "last|this|next week" or "the week" (this one). It
+// returns its Monday and the token after it.
+func (p *parser) weekAt(j int) (monday time.Time, end int, ok bool) {
+	if k := p.seq(j, "the", "week"); k >= 0 {
+		if p.is(k, "of", "before", "after") {
+			return time.Time{}, 0, false // "the end of the week of May 4", "the week before last"
+		}
+		return p.weekStart(0), k, true
+	}
+	mod, k, ok := p.modifier(j)
+	if !ok || !p.is(k, "week") || p.is(k+1, "of") {
+		return time.Time{}, 0, false
+	}
+	return p.weekStart(mod), k + 1, true
+}
+
 var weekOrdinals = map[string]int{
 	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
 	"last": -1, "final": -1,

@@ -133,22 +133,6 @@ func (p *parser) subPeriod(i int) (result, bool) {
 	return r, true
 }
 
-// weekAt reads a calendar week at token j: "last|this|next week" or "the week" (this one). It
-// returns its Monday and the token after it.
-func (p *parser) weekAt(j int) (monday time.Time, end int, ok bool) {
-	if k := p.seq(j, "the", "week"); k >= 0 {
-		if p.is(k, "of", "before", "after") {
-			return time.Time{}, 0, false // "the end of the week of May 4", "the week before last"
-		}
-		return p.weekStart(0), k, true
-	}
-	mod, k, ok := p.modifier(j)
-	if !ok || !p.is(k, "week") || p.is(k+1, "of") {
-		return time.Time{}, 0, false
-	}
-	return p.weekStart(mod), k + 1, true
-}
-
 // relDay reads today, yesterday, tomorrow, tonight, last night, this morning, earlier today, ...
 func (p *parser) relDay(i int) (result, bool) {
 	switch p.tok(i) {
