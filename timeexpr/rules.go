@@ -316,6 +316,9 @@ func (p *parser) ago(i int) (result, bool) {
 	if unit == "" || !p.is(j+1, "ago", "back") || (!counted && !plural) {
 		return result{}, false
 	}
+	if !counted && scale == "" && p.is(i-1, "many") && p.is(i-2, "how") {
+		return result{}, false // "how many days ago did I ...?" asks for the time, it states none
+	}
 	end := j + 2
 	if unit == "fortnight" {
 		unit, n = "week", 2*n
@@ -374,7 +377,7 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 			return v(0, 10*time.Minute, i+2)
 		}
 	case "long", "ages":
-		if p.is(i+1, "ago") {
+		if p.is(i+1, "ago") && !p.is(i-1, "how") { // "how long ago did I ...?" asks for the time
 			return v(365*day, 365*day, i+2)
 		}
 	case "earlier":

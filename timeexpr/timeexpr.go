@@ -166,6 +166,9 @@
 //     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
 //     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
 //     around its middle, spread half the window but at least 2d).
+//   - A question for a count of units ago asks for the time and restricts none: "how many days ago
+//     did I buy the car?", "how many weeks ago", "how long ago did I ...?" are no match. "many
+//     years ago" in a statement ("I met him many years ago") is "years ago".
 //   - Future: "in N weeks|months|years|hours|minutes", "N weeks from now", "in a few days|weeks",
 //     "in two weeks' time": the mirror of "N units ago", N units after now with the same spread
 //     ("in three weeks" is now+21d ±5d).
