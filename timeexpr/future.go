@@ -37,6 +37,9 @@ func (p *parser) inFuture(i int) (result, bool) {
 	if !p.is(i, "in") {
 		return result{}, false
 	}
+	if r, ok := p.inHalf(i, i+1); ok {
+		return r, true
+	}
 	j := i + 1
 	n, scale := 0, ""
 	if k := p.opt(j, "a"); p.is(k, "few", "couple", "several") {

@@ -161,8 +161,12 @@ var smallNumbers = map[string]int{
 }
 
 // count reads a cardinal number (digits up to 999, or words such as "three", "twenty-one", "a").
+// The fractional part of a decimal ("5" in "1.5") is none.
 func (p *parser) count(i int) (n, next int, ok bool) {
 	if v := p.num(i); v > 0 && v < 1000 {
+		if p.decimal(i) {
+			return 0, i, false
+		}
 		return v, i + 1, true
 	}
 	v, ok := smallNumbers[p.tok(i)]

@@ -29,6 +29,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.relDay(i))
 	try(p.relUnit(i))
 	try(p.ago(i))
+	try(p.agoHalf(i))
 	try(p.vaguePhrase(i))
 	try(asNamed(p.iso(i)))
 	try(asNamed(p.yearOnly(i, ctx)))
@@ -316,8 +317,10 @@ func (p *parser) ago(i int) (result, bool) {
 	if unit == "" || !p.is(j+1, "ago", "back") || (!counted && !plural) {
 		return result{}, false
 	}
-	if !counted && scale == "" && p.is(i-1, "many") && p.is(i-2, "how") {
-		return result{}, false // "how many days ago did I ...?" asks for the time, it states none
+	if !counted && scale == "" && (p.is(i-1, "many") && p.is(i-2, "how") || p.decimal(i-1)) {
+		// "how many days ago did I ...?" asks for the time, it states none; "1.25 years ago" is
+		// a count this does not read
+		return result{}, false
 	}
 	end := j + 2
 	if unit == "fortnight" {

@@ -166,6 +166,16 @@
 //     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
 //     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
 //     around its middle, spread half the window but at least 2d).
+//   - Halves: "half a year ago" (also "a half year ago"), "a year and a half ago", "one and a half
+//     years ago", "1.5 years ago", "two and a half weeks ago", "half an hour ago", and ahead "in a
+//     year and a half", "a year and a half from now": around that point. A half is counted in a
+//     smaller unit where one fits, with that unit's spread: half a year is 6 months ("half a year
+//     ago" is "6 months ago", "1.5 years ago" is "18 months ago"), half a fortnight a week, half a
+//     day 12 hours, half an hour 30 minutes (±15m). Half a month is 15 days and half a week 3.5
+//     days, spread halfway between N and N+1 units ("two and a half weeks ago" is now-17.5d
+//     ±4.5d). A number glued after "digit." is the fraction of a decimal, never a count of its
+//     own: "1.5 years ago" is not "5 years ago", and other decimals ("1.25 years ago") are not
+//     read. "in half a minute" is an idiom.
 //   - A question for a count of units ago asks for the time and restricts none: "how many days ago
 //     did I buy the car?", "how many weeks ago", "how long ago did I ...?" are no match. "many
 //     years ago" in a statement ("I met him many years ago") is "years ago".
