@@ -90,7 +90,7 @@ func (p *parser) match(i int) (result, bool) {
 				return r, true
 			}
 		}
-		return result{}, false
+		return p.dayRange(i+1, "and")
 	case "from":
 		if x, ok := p.expr(i+1, true); ok {
 			if p.is(x.end, "to", "until", "till", "til", "through", "thru", "-", "–", "—") {
@@ -100,7 +100,7 @@ func (p *parser) match(i int) (result, bool) {
 			}
 			return x, true
 		}
-		return result{}, false
+		return p.dayRange(i+1, "to", "until", "till", "til", "through", "thru", "-", "–", "—")
 	case "since":
 		if x, ok := p.expr(i+1, true); ok {
 			from, _ := bounds(x)
@@ -204,8 +204,9 @@ func (p *parser) rangeTo(x result, j int) (result, bool) {
 	y, ok := p.expr(j, true)
 	p.rangeEnd = false
 	if x.date && x.oneDay {
-		// "April 1 to 10": a bare day in the month of x.
-		if d, next, _, ok2 := p.dayNum(j); ok2 && (!ok || y.end <= next) {
+		// "April 1 to 10", "October 1st through the 10th": a bare day in the month of x.
+		k := p.opt(j, "the")
+		if d, next, ordinal, ok2 := p.dayNum(k); ok2 && (k == j || ordinal && p.dayEnds(next)) && (!ok || y.end <= next) {
 			yy, mm, _ := x.from.Date()
 			t, valid := p.validDate(yy, mm, d)
 			if !valid {
@@ -250,10 +251,22 @@ func (p *parser) theNth(i int) (result, bool) {
 	if !ok || !ordinal {
 		return result{}, false
 	}
-	// "on the 4th floor", "on the second try" are not dates.
-	if !p.endOfClause(next) && !p.is(next, "i", "we", "you", "he", "she", "they", "my", "our", "at", "when", "about", "did", "was", "in") {
+	if !p.dayEnds(next) {
 		return result{}, false
 	}
+	return p.nthDay(i, d, next)
+}
+
+// dayEnds reports whether a bare ordinal day ("the 4th") followed by token next stands as a date:
+// "on the 4th floor", "on the second try" are not dates.
+func (p *parser) dayEnds(next int) bool {
+	return p.endOfClause(next) || p.is(next, "i", "we", "you", "he", "she", "they", "my", "our", "at", "when", "about", "did", "was", "in")
+}
+
+// nthDay returns day d of the most recent month that has it, not after today (in a clause about
+// plans, see upcoming, the first not before today); i is where the expression starts and end
+// the token after it.
+func (p *parser) nthDay(i, d, end int) (result, bool) {
 	y, m, _ := p.now.Date()
 	today := p.today(0)
 	step := -1
@@ -270,10 +283,60 @@ func (p *parser) theNth(i int) (result, bool) {
 			yy++
 		}
 		if t, valid := p.validDate(yy, mm, d); valid && (step < 0 && !t.After(today) || step > 0 && !t.Before(today)) {
-			r := p.dayOf(t, next)
+			r := p.dayOf(t, end)
 			r.date, r.named = true, true
 			return r, true
 		}
 	}
 	return result{}, false
+}
+
+// dayRange reads a range after "from" or "between" whose first end is a bare ordinal day at token
+// i, joined by one of seps: "the 1st to the 10th of October", "the 3rd and the 5th". The day takes
+// the month of the other end when that is a date (the month before when the day is later: "from
+// the 28th to the 3rd of March" starts on February 28); between two bare days the first is the
+// most recent such day, as "on the 4th", and the second in its month (or the next, when smaller).
+func (p *parser) dayRange(i int, seps ...string) (result, bool) {
+	k := p.opt(i, "the")
+	d, next, ordinal, ok := p.dayNum(k)
+	if !ok || !ordinal || !p.is(next, seps...) {
+		return result{}, false
+	}
+	j := next + 1
+	p.rangeEnd = true
+	y, ok := p.expr(j, true)
+	p.rangeEnd = false
+	day := func(yy int, mm time.Month, dd int) (time.Time, bool) {
+		first := p.date(yy, mm, 1) // normalised: month 0 is last year's December
+		return p.validDate(first.Year(), first.Month(), dd)
+	}
+	if ok && y.kind == Exact && y.date && y.oneDay {
+		yy, mm, yd := y.from.Date()
+		if d > yd {
+			mm--
+		}
+		t, valid := day(yy, mm, d)
+		if !valid {
+			return result{}, false
+		}
+		return result{kind: Exact, from: t, to: y.to, end: y.end, named: true}, true
+	}
+	k2 := p.opt(j, "the")
+	d2, end, ordinal, ok := p.dayNum(k2)
+	if !ok || !ordinal || !p.dayEnds(end) {
+		return result{}, false
+	}
+	x, ok := p.nthDay(k, d, next)
+	if !ok {
+		return result{}, false
+	}
+	yy, mm, _ := x.from.Date()
+	if d2 < d {
+		mm++
+	}
+	t, valid := day(yy, mm, d2)
+	if !valid {
+		return result{}, false
+	}
+	return result{kind: Exact, from: x.from, to: p.addDays(t, 1), end: end, named: true}, true
 }

@@ -110,14 +110,18 @@ func (p *parser) dayFirst(i int) (result, bool) {
 	return p.dateResult(i, y, hasYear, m, d, after)
 }
 
-// dayOfMonthUnit reads the rest of "the 21st of last|this|next month" and "the 21st last month"
-// (an ordinal, with or without "the"): that day of the calendar month; none when the month is
-// shorter. i is where the expression starts, k the day's token, j the token after it.
+// dayOfMonthUnit reads the rest of "the 21st of last|this|next month", "the 21st last month" (an
+// ordinal, with or without "the") and "the 1st of the month" (this one): that day of the calendar
+// month; none when the month is shorter. i is where the expression starts, k the day's token, j
+// the token after it.
 func (p *parser) dayOfMonthUnit(i, k, d int, ordinal bool, j int) (result, bool) {
 	if !ordinal || (k == i && !p.is(j, "of")) {
 		return result{}, false // "21 last month" is a count, "21st of last month" needs no "the"
 	}
 	mod, next, ok := p.modifier(p.opt(j, "of"))
+	if n := p.seq(j, "of", "the"); n >= 0 && p.is(n, "month") {
+		mod, next, ok = 0, n, true // "the first of the month"
+	}
 	if !ok || !p.is(next, "month") || p.is(next+1, "of") {
 		return result{}, false
 	}

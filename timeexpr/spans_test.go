@@ -113,3 +113,33 @@ func TestFindOverHoliday(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"we argued over Easter eggs", "over Christmas trees"}, Options{})
 }
+
+// A bare ordinal day in a range takes the month of the other end; two bare days are the most
+// recent first one (as "on the 4th") and the second in its month. "of the month" is this month.
+func TestFindOrdinalDayRange(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"from October 1st through the 10th", "from October 1st through the 10th", "2023-10-01", "2023-10-11"},
+		{"from May 1st to the 3rd", "from May 1st to the 3rd", "2023-05-01", "2023-05-04"},
+		{"what did I do from the 1st to the 10th of October?", "from the 1st to the 10th of October", "2023-10-01", "2023-10-11"},
+		{"from the 28th to the 3rd of March", "from the 28th to the 3rd of March", "2023-02-28", "2023-03-04"},
+		{"from the 1st to the 5th of last month", "from the 1st to the 5th of last month", "2023-09-01", "2023-09-06"},
+		{"between the 3rd and the 5th", "between the 3rd and the 5th", "2023-10-03", "2023-10-06"},
+		{"between the 3rd and 5th I was ill", "between the 3rd and 5th", "2023-10-03", "2023-10-06"},
+		{"between the 28th and the 3rd", "between the 28th and the 3rd", "2023-09-28", "2023-10-04"},
+		{"from the 1st-10th of May", "from the 1st-10th of May", "2023-05-01", "2023-05-11"},
+		{"between May 1 and 5", "between May 1 and 5", "2023-05-01", "2023-05-06"},
+		// "of the month" is this month
+		{"on the first of the month", "on the first of the month", "2023-10-01", "2023-10-02"},
+		{"the 1st of the month", "the 1st of the month", "2023-10-01", "2023-10-02"},
+		{"the 15th of the month", "the 15th of the month", "2023-10-15", "2023-10-16"},
+		{"the 15th of this month", "the 15th of this month", "2023-10-15", "2023-10-16"},
+	}, Options{})
+	checkNone(t, []string{
+		"from the 1st to the 10th floor",
+		"between the 1st and 2nd place",
+		"between the 3rd and 5",
+		"the 4th amendment",
+		"what did I say about the 4th amendment",
+		"the first of many",
+	}, Options{})
+}

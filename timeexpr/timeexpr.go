@@ -93,9 +93,9 @@
 //   - Dates: "May 4th", "May 4", "4 May", "May 4, 2023", "the 4th of May", "on the 4th", ISO
 //     "2023-05-04" and "2023/05/04": that day; without a year, the most recent such day not after today.
 //     ISO months "2023-05", years "in 2022" (a bare year needs a preposition). "the 21st of last
-//     month", "the 3rd of this month", "the 15th of next month" (also "the 21st last month"): that
-//     day of that calendar month; a day the month lacks ("the 31st of" a 30-day month) leaves the
-//     month alone.
+//     month", "the 3rd of this month", "the 15th of next month" (also "the 21st last month"), "the
+//     1st of the month" (this one): that day of that calendar month; a day the month lacks ("the
+//     31st of" a 30-day month) leaves the month alone.
 //   - Numeric dates "5/4/2023", "25/4/2023", "5/4/23", "4.5.2023", "2023.05.04": that day. A part
 //     above 12 is the day; otherwise dotted dates are day first (4.5.2023 is 4 May, the European
 //     convention) and slashed ones month first (5/4/2023 is May 4, US English) unless
@@ -113,7 +113,12 @@
 //     first one that starts after now.
 //   - Ranges: "between X and Y", "from X to|until|through Y", "X - Y" for two dates ("April 1-10"): from
 //     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11); a
-//     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). "since X" is
+//     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). A bare
+//     ordinal day at either end takes the other end's month: "from October 1st through the 10th"
+//     and "from the 1st to the 10th of October" are October 1-10 ("from the 28th to the 3rd of
+//     March" starts on February 28); between two bare ordinals ("between the 3rd and the 5th")
+//     the first is the most recent such day, as "on the 4th", and the second in its month, or the
+//     next when it is smaller. "since X" is
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is
 //     [open, end of X), and so are "by X", "as of X", "as at X", "up until X" and "up to X" ("by
 //     July 10, 2022", "as of December 2023", "by the end of May"). Not deadlines: "by" after a verb
