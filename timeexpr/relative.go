@@ -66,7 +66,7 @@ func (p *parser) relative(i int) (result, bool) {
 	w, _, full, isWeekday := p.weekday(j)
 	switch {
 	case isWeekday && full:
-		if !p.is(j+1, "before", "after") {
+		if !p.is(j+1, "before", "after") && p.seq(j+1, "prior", "to") < 0 {
 			return result{}, false
 		}
 		what = "weekday"
@@ -80,8 +80,12 @@ func (p *parser) relative(i int) (result, bool) {
 		return result{}, false
 	}
 	k := j + 1
+	op, at := p.tok(k), k+1 // X starts at token at
+	if p.seq(k, "prior", "to") >= 0 {
+		op, at = "before", k+2 // "the week prior to X"
+	}
 	switch {
-	case nearest == "last" && (!p.is(k, "before") || p.is(k+1, "last")):
+	case nearest == "last" && (op != "before" || p.is(at, "last")):
 		return result{}, false
 	case nearest != "" && nearest != "last" && (!p.is(k, "after") || p.is(k+1, "next")):
 		return result{}, false
@@ -124,11 +128,11 @@ func (p *parser) relative(i int) (result, bool) {
 		}
 		r.named = x.named
 		return r, true
-	case !p.is(k, "before", "after"):
+	case op != "before" && op != "after":
 		return result{}, false
 	}
-	before := p.tok(k) == "before"
-	x, ok := p.anchorOf(k + 1)
+	before := op == "before"
+	x, ok := p.anchorOf(at)
 	if !ok {
 		return result{}, false
 	}
@@ -197,14 +201,17 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	if unit != "day" && unit != "week" && unit != "month" && unit != "year" {
 		return result{}, false
 	}
-	op := p.tok(j + 1)
+	op, at := p.tok(j+1), j+2 // X starts at token at
+	if p.seq(j+1, "prior", "to") >= 0 {
+		op, at = "before", j+3 // "3 days prior to X"
+	}
 	if op != "before" && op != "after" && op != "from" {
 		return result{}, false
 	}
-	if op == "from" && p.is(j+2, "now") {
-		return p.offset(n, unit, "", j+3), true
+	if op == "from" && p.is(at, "now") {
+		return p.offset(n, unit, "", at+1), true
 	}
-	x, ok := p.anchorOf(j + 2)
+	x, ok := p.anchorOf(at)
 	if !ok {
 		return result{}, false
 	}

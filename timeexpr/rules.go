@@ -200,6 +200,10 @@ func (p *parser) relUnit(i int) (result, bool) {
 		if p.seq(k, "past", "weekend") >= 0 {
 			return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), k+2), true
 		}
+		if p.is(k, "day", "week", "month", "year") && p.is(k+1, "prior") && !p.is(k+2, "to") {
+			// "the week prior" is "the previous week": rolling ("the week prior to X" is relative's)
+			return p.window(p.rollFrom(1, p.tok(k)), p.today(1), k+2), true
+		}
 		if p.is(k, "weekend") {
 			n := -1
 			if wd := p.now.Weekday(); wd == time.Saturday || wd == time.Sunday || p.upcoming(i) {
@@ -252,11 +256,12 @@ func unitOf(t string) (unit string, plural bool) {
 	return "", false
 }
 
-// rolling reads "(the) past/last/previous N units", "the past week", "the last few days".
+// rolling reads "(the) past/last/previous N units", "the past week", "the last few days", "the
+// prior week".
 func (p *parser) rolling(i int) (result, bool) {
 	j := p.opt(i, "the")
 	the := j > i
-	if !p.is(j, "past", "last", "previous") {
+	if !p.is(j, "past", "last", "previous") && !(the && p.is(j, "prior")) {
 		return result{}, false
 	}
 	j++
@@ -272,27 +277,29 @@ func (p *parser) rolling(i int) (result, bool) {
 	if unit == "" || (!counted && (!the || plural)) || p.is(j+1, "of") {
 		return result{}, false // "the last week of school" is not the past week
 	}
-	if unit == "fortnight" {
-		unit, n = "week", 2*n
-	}
-	var from time.Time
+	return p.window(p.rollFrom(n, unit), p.today(1), j+1), true
+}
+
+// rollFrom returns where "the past n units" begins: the start of the day n days, weeks, months or
+// years back, or n hours, minutes or seconds before now.
+func (p *parser) rollFrom(n int, unit string) time.Time {
 	switch unit {
 	case "day":
-		from = p.today(-n)
+		return p.today(-n)
 	case "week":
-		from = p.today(-7 * n)
+		return p.today(-7 * n)
+	case "fortnight":
+		return p.today(-14 * n)
 	case "month":
-		from = p.today(0).AddDate(0, -n, 0)
+		return p.today(0).AddDate(0, -n, 0)
 	case "year":
-		from = p.today(0).AddDate(-n, 0, 0)
+		return p.today(0).AddDate(-n, 0, 0)
 	case "hour":
-		from = p.now.Add(-time.Duration(n) * time.Hour)
+		return p.now.Add(-time.Duration(n) * time.Hour)
 	case "minute":
-		from = p.now.Add(-time.Duration(n) * time.Minute)
-	case "second":
-		from = p.now.Add(-time.Duration(n) * time.Second)
+		return p.now.Add(-time.Duration(n) * time.Minute)
 	}
-	return p.window(from, p.today(1), j+1), true
+	return p.now.Add(-time.Duration(n) * time.Second)
 }
 
 // vagueScale gives anchor offsets and spreads for vague counts ("a few", "a couple of", "several",

@@ -143,3 +143,27 @@ func TestFindOrdinalDayRange(t *testing.T) {
 		"the first of many",
 	}, Options{})
 }
+
+// "the prior week", "the week prior" and "the previous week" are the rolling 7 days, as "the past
+// week"; "this past week" and "previous week" are last calendar week. "prior to X" after a unit is
+// "before X".
+func TestFindPrior(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"the previous week", "the previous week", "2023-10-18", "2023-10-26"},
+		{"what did I do the prior week?", "the prior week", "2023-10-18", "2023-10-26"},
+		{"the week prior", "the week prior", "2023-10-18", "2023-10-26"},
+		{"this past week", "this past week", "2023-10-16", "2023-10-23"},
+		{"previous week", "previous week", "2023-10-16", "2023-10-23"},
+		{"the previous day", "the previous day", "2023-10-24", "2023-10-26"},
+		{"the prior day", "the prior day", "2023-10-24", "2023-10-26"},
+		{"the day prior", "the day prior", "2023-10-24", "2023-10-26"},
+		{"in the prior two weeks", "in the prior two weeks", "2023-10-11", "2023-10-26"},
+		{"the week prior to May 4", "the week prior to May 4", "2023-04-27", "2023-05-04"},
+		{"the day prior to Christmas", "the day prior to Christmas", "2022-12-24", "2022-12-25"},
+		{"the Friday prior to Christmas", "the Friday prior to Christmas", "2022-12-23", "2022-12-24"},
+		{"the weekend prior to Christmas", "the weekend prior to Christmas", "2022-12-17", "2022-12-19"},
+		{"3 days prior to May 4", "3 days prior to May 4", "2023-05-01", "2023-05-02"},
+		{"prior to May 4", "prior to May 4", "", "2023-05-04"},
+	}, Options{})
+	checkNone(t, []string{"prior week", "the prior owner", "a prior commitment"}, Options{})
+}

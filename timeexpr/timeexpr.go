@@ -28,7 +28,10 @@
 //     "earlier this week|month|year": from the unit's start to now.
 //   - "the past/last N days|weeks|months|years" (and "the past week", "the last month", "the past few
 //     days"): rolling, from the start of the day N units ago to the end of today. Note "last week"
-//     without "the" is the calendar week, "the last week" the rolling 7 days.
+//     without "the" is the calendar week, "the last week" the rolling 7 days. So are "the previous
+//     week", "the prior week" and "the week prior" (also day, month and year: "the previous day",
+//     "the prior day" and "the day prior" are yesterday and today; "the prior 3 days"), while
+//     "this past week" and "previous week" without "the" are the calendar week before this one.
 //   - Weekends: "last weekend" is Saturday and Sunday of the previous Monday-Sunday week, "this
 //     weekend" of the current one, "next weekend" of the next one; "the weekend" / "over the weekend"
 //     is the most recent weekend that has started.
@@ -58,7 +61,8 @@
 //     of X" that week's Saturday and Sunday. "N days|weeks before X" is the day N days or weeks before
 //     X's first day, "N days|weeks after|from X" the day N days or weeks after its last ("a week
 //     from today"; in "two weeks from Friday" a bare weekday is the coming one); "N months|years
-//     before|after X" is vague around that day's midday with the spread of "N months ago". These
+//     before|after X" is vague around that day's midday with the spread of "N months ago".
+//     "prior to" is "before" in all of these ("the week prior to May 4", "3 days prior to X"). These
 //     are longer than the "before X" and "after X" operators below and win over them: "the week
 //     before May 4" is [Apr 27, May 4), not everything before May 4.
 //   - Months: "in April" (a bare month needs a preposition, "last/this/next", "early/mid/late", a day
