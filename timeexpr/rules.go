@@ -222,6 +222,9 @@ func (p *parser) relUnit(i int) (result, bool) {
 	if p.is(j, "weekend") {
 		return p.window(p.weekStart(mod).AddDate(0, 0, 5), p.weekStart(mod+1), j+1), true
 	}
+	if w, next, _, ok := p.weekday(j + 2); ok && p.is(j, "week") && p.is(j+1, "on") {
+		return p.dayOf(p.addDays(p.weekStart(mod), (int(w)+6)%7), next), true // "last week on Tuesday"
+	}
 	return p.calendarUnit(p.tok(j), mod, j+1)
 }
 

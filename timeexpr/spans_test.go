@@ -167,3 +167,21 @@ func TestFindPrior(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"prior week", "the prior owner", "a prior commitment"}, Options{})
 }
+
+// "last week on Tuesday" is the Tuesday of last week, as "on Tuesday last week" (it is one
+// expression, not "last week" composed with a day it was said on).
+func TestFindWeekOnWeekday(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I do last week on Tuesday?", "last week on Tuesday", "2023-10-17", "2023-10-18"},
+		{"last week on Monday", "last week on Monday", "2023-10-16", "2023-10-17"},
+		{"on Tuesday last week", "on Tuesday last week", "2023-10-17", "2023-10-18"},
+		{"last week on Friday evening", "last week on Friday evening", "2023-10-20 17:00", "2023-10-21 00:00"},
+		{"last week on Friday at 3pm", "last week on Friday at 3pm", "2023-10-20 15:00", "2023-10-20 16:00"},
+		{"this week on Monday", "this week on Monday", "2023-10-23", "2023-10-24"},
+		{"next week on Friday", "next week on Friday", "2023-11-03", "2023-11-04"},
+		{"previous week on sat", "previous week on sat", "2023-10-21", "2023-10-22"},
+		// a named day after it still wins, as before
+		{"last week on October 18", "last week on October 18", "2023-10-18", "2023-10-19"},
+		{"last week on Tuesday, October 17", "last week on Tuesday, October 17", "2023-10-17", "2023-10-18"},
+	}, Options{})
+}

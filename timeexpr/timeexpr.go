@@ -38,7 +38,8 @@
 //   - Weekdays: "Monday" / "on Monday" is the most recent Monday not after today (today, if today is
 //     Monday); "last Monday" the most recent Monday before today; "this Monday" the Monday of the
 //     current week (may be in the future); "next Monday" the first Monday after today; "Monday last
-//     week" the Monday of last week.
+//     week" the Monday of last week, and so are "on Monday last week" and "last week on Monday"
+//     ("this|next week on Friday" likewise; "last week on Friday evening" is its evening).
 //   - "the Friday before last" is the Friday a week before "last Friday" (on a Saturday, 8 days
 //     back), "the Monday after next" the Monday a week after "next Monday"; "the weekend before last"
 //     the weekend of the week before last; "the week|weekend|month|year after next" the one after
