@@ -40,6 +40,9 @@ var triggerWords = func() map[string]bool {
 	for w := range ordinalWords {
 		m[w] = true
 	}
+	for w := range decadeWords {
+		m[w] = true
+	}
 	return m
 }()
 

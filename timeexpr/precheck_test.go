@@ -88,6 +88,8 @@ var precheckSole = []string{
 	"on Thanksgiving", "at Halloween", "in the spring", "over the summer", "in the fall", "in winter",
 	"the day after tomorrow", "this morning", "this afternoon", "this evening", "tonight", "lately",
 	"recently", "moments ago", "earlier", "just now", "on the fifth", "in the next two weeks",
+	"in the noughties", "the twenties", "the thirties", "the forties", "the fifties", "the sixties",
+	"the seventies", "the eighties", "the nineties",
 }
 
 func TestPrecheckSole(t *testing.T) {

@@ -33,6 +33,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.vaguePhrase(i))
 	try(asNamed(p.iso(i)))
 	try(asNamed(p.yearOnly(i, ctx)))
+	try(asNamed(p.decade(i, ctx)))
 	try(p.monthFirst(i, ctx))
 	try(p.dayFirst(i))
 	try(p.weekdayRule(i, ctx))

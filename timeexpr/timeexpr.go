@@ -83,6 +83,13 @@
 //     first|last N days|weeks|months of 2023" likewise; "the third week of 2023" is not understood
 //     (it reads as a week number). Of anything else it is none: "the last week of school" is
 //     neither last week nor the past 7 days.
+//   - Decades: "in the 90s", "the 1990s", "the '90s", "the 90's", "the nineties", "during the
+//     2010s": [1990-01-01, 2000-01-01) and so on; "the early|mid|late 2000s" (also "the mid-90s")
+//     are its years 0-3, 4-6 and 7-9 ("the late 80s" is 1987-1989). Two digits need "the" and are
+//     the most recent such decade that has started ("the 20s" in 2026 are the 2020s, "the 30s"
+//     the 1930s); four need "the", a preposition or early/mid/late ("in 1990s"). An age ("my 30s",
+//     "her early 20s") has no "the" and is none; "temperatures in the 90s" reads as the decade.
+//     Not decades: one followed by a unit ("the 90s days"), "the 1900s" and other centuries.
 //   - Quarters are January-March, April-June, July-September and October-December: "Q3 2023",
 //     "Q4 of last year", "the first|second|third|fourth quarter" (also "2nd"), "the last quarter
 //     of 2022", "the first quarter of the year". Without a year, like a month, the most recent
