@@ -170,3 +170,21 @@ func (p *parser) counted(x result, month bool, n int, unit string, count int) (r
 	r.named = x.named
 	return r, true
 }
+
+// dayPartOf reads "the morning|afternoon|evening|night of X" for a single day X ("the evening of
+// May 4", "the morning of yesterday") or a bare ordinal day ("the night of the 12th", read as "on
+// the 12th"): that part of that day.
+func (p *parser) dayPartOf(i int) (result, bool) {
+	if !p.is(i, "the") || !p.is(i+1, "morning", "afternoon", "evening", "night") || !p.is(i+2, "of") {
+		return result{}, false
+	}
+	x, ok := p.sub(i + 3)
+	if !ok || !x.oneDay {
+		if x, ok = p.theNth(i + 3); !ok {
+			return result{}, false
+		}
+	}
+	r := p.dayPart(x, p.tok(i+1))
+	r.end, r.named = x.end, x.named
+	return r, true
+}

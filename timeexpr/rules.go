@@ -22,6 +22,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	}
 	try(p.subPeriod(i))
 	try(p.partOf(i))
+	try(p.dayPartOf(i))
 	try(p.relative(i))
 	try(p.inFuture(i))
 	try(p.forward(i))

@@ -185,3 +185,18 @@ func TestFindWeekOnWeekday(t *testing.T) {
 		{"last week on Tuesday, October 17", "last week on Tuesday, October 17", "2023-10-17", "2023-10-18"},
 	}, Options{})
 }
+
+// "the morning|afternoon|evening|night of X" is that part of the day X; a bare ordinal is read as
+// "on the 5th".
+func TestFindDayPartOf(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I eat on the morning of the 5th?", "on the morning of the 5th", "2023-10-05 05:00", "2023-10-05 12:00"},
+		{"the evening of May 4", "the evening of May 4", "2023-05-04 17:00", "2023-05-05 00:00"},
+		{"the night of the 12th", "the night of the 12th", "2023-10-12 18:00", "2023-10-13 06:00"},
+		{"the night of the 28th", "the night of the 28th", "2023-09-28 18:00", "2023-09-29 06:00"},
+		{"on the afternoon of the 3rd of March", "on the afternoon of the 3rd of March", "2023-03-03 12:00", "2023-03-03 18:00"},
+		{"the morning of yesterday", "the morning of yesterday", "2023-10-24 05:00", "2023-10-24 12:00"},
+		{"the evening of last Friday", "the evening of last Friday", "2023-10-20 17:00", "2023-10-21 00:00"},
+	}, Options{})
+	checkNone(t, []string{"the night of the party", "the morning of the 5th floor", "the morning of my wedding"}, Options{})
+}

@@ -22,7 +22,8 @@
 //     "three days ago"): that calendar day. "earlier today": [today 00:00, now).
 //   - Parts of a day: morning [05:00, 12:00), afternoon [12:00, 18:00), evening [17:00, 24:00),
 //     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's; they also
-//     refine any single day ("yesterday morning", "Monday evening").
+//     refine any single day ("yesterday morning", "Monday evening", "the evening of May 4", "on the
+//     morning of the 5th", "the night of the 12th"; a bare ordinal day as "on the 4th").
 //   - "last/this/next week|month|year": the previous, current or next calendar unit, e.g. "this week"
 //     is [Monday 00:00, next Monday 00:00). "the week before last" is the week before last week.
 //     "earlier this week|month|year": from the unit's start to now.
