@@ -54,7 +54,9 @@ func FuzzFind(f *testing.F) {
 	for _, s := range []string{"what did we talk about yesterday?", "between April 1 and 10", "May I ask", "2023-05-04T10:00:00Z",
 		"the week before 16 November 2023", "on 5/4 at 3pm", "Memorial Day weekend", "in 2 days",
 		"the 21st of last month", "two weeks ago on Saturday", "the end of last week", "Q3 2023", "q1x", "the first days of May",
-		"over Easter"} {
+		"over Easter", "How many days ago did I buy the car?", "1.5 years ago", "a year and a half ago",
+		"between the 3rd and the 5th", "the week prior to May 4", "last week on Friday evening", "the late 80s",
+		"the night of the 12th"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -91,7 +93,8 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"2023-05-04", "last week", "our first conversation", "since March", "25/4/2023",
 		"the second half of May", "two weeks from Friday", "at Easter",
 		"the 3rd of this month", "Saturday two weeks ago", "the start of next week", "the third quarter", "the last days of May",
-		"over Thanksgiving"} {
+		"over Thanksgiving", "half an hour ago", "the 1st of the month", "the prior week", "in the '90s",
+		"the morning of the 5th"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")
