@@ -36,7 +36,10 @@ func expandUnseen(sc *scopeIndex, terms []weightedTerm) []weightedTerm {
 			if d := len(v) - len(t.term); d > maxEd || -d > maxEd || v[0] != t.term[0] && maxEd == 1 {
 				continue
 			}
-			if ed := editDistance(t.term, v, bestEd-1); ed < bestEd || ed == bestEd && v < best {
+			// The limit is bestEd itself, not bestEd-1: editDistance answers
+			// limit+1 for anything farther, which must not tie with bestEd.
+			ed := editDistance(t.term, v, min(bestEd, maxEd))
+			if ed <= maxEd && (ed < bestEd || ed == bestEd && v < best) {
 				best, bestEd = v, ed
 			}
 		}

@@ -445,6 +445,31 @@ func TestRankUnseenWords(t *testing.T) {
 	}
 }
 
+// TestUnseenWordNearest checks that a typo stands for the nearest word of
+// the scope whatever order the vocabulary is visited in (a map): words
+// farther than the nearest, and before it in the alphabet, never win.
+func TestUnseenWordNearest(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("fest", "we had a blast at the festival", 0),
+		rmem("a", "a fabric from the farmer", 1),
+		rmem("b", "the fallow field", 2),
+		rmem("c", "a fable of a falcon", 3),
+	)
+	sc := ix.scopes[""]
+	if sc == nil {
+		for _, s := range ix.scopes {
+			sc = s
+		}
+	}
+	for i := range 50 { // map order varies between iterations
+		got := expandUnseen(sc, []weightedTerm{{"fesetiv", 1}})
+		if len(got) != 2 || got[1].term != "festiv" {
+			t.Fatalf("run %d: expandUnseen(fesetiv) = %v, want fesetiv and festiv", i, got)
+		}
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	for _, c := range []struct {
 		a, b  string
