@@ -126,6 +126,53 @@ func TestRankExactWindow(t *testing.T) {
 	}
 }
 
+// TestRankToldWeight: within an exact window, a memory telling of a time in
+// it ranks above one that was only said there (toldWeight), though the
+// latter is more recent and shorter.
+func TestRankToldWeight(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("said", "we went camping with the kids", 10),          // Friday 11 May
+		rmem("told", "we went camping with the kids on Monday", 9), // Thursday 10 May, of Monday 6 May
+		rmem("out", "we went camping with the kids", 20),
+	)
+	win := &window{from: rankDay0.AddDate(0, 0, 5), to: rankDay0.AddDate(0, 0, 12)} // Monday 6 - Sunday 12 May
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("camping with the kids"), win: win})
+	if applied != "filter" || !slices.Equal(got, []string{"told", "said"}) {
+		t.Errorf("ranked %v applied %q, want told, said", got, applied)
+	}
+	// A pure time question asks what was said: no preference.
+	got, _ = rankIDs(t, ix, search{win: win})
+	if !slices.Equal(got, []string{"said", "told"}) {
+		t.Errorf("pure time: ranked %v, want said (the more recent), told", got)
+	}
+}
+
+// TestRankToldShare: a memory enters a window by a time it tells of only
+// when at least toldShare of that time lies in the window: "this month"
+// does not place a memory on one day of it.
+func TestRankToldShare(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("month", "hosting a dance competition this month", 2),      // Friday 3 May, of May
+		rmem("sunday", "the dance competition last Sunday was fun", 22), // Thursday 23 May, of Sunday 19 May
+		rmem("week", "the dance competition is this week", 15),          // Thursday 16 May, of 13-19 May
+	)
+	day := func(n int) time.Time { return time.Date(2024, 5, 1+n, 0, 0, 0, 0, time.UTC) } // rankDay0 + n at midnight
+	win := &window{from: day(18), to: day(19)}                                            // Sunday 19 May
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("dance competition"), win: win})
+	if applied != "filter" || !slices.Equal(got, []string{"sunday"}) {
+		t.Errorf("one day: ranked %v applied %q, want sunday alone", got, applied)
+	}
+	// The weekend of 18-19 May holds 2 of the 7 days of "this week".
+	win = &window{from: day(17), to: day(19)}
+	got, _ = rankIDs(t, ix, search{terms: queryTerms("dance competition"), win: win})
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"sunday", "week"}) {
+		t.Errorf("weekend: ranked %v, want sunday and week", got)
+	}
+}
+
 func TestRankPureTimeQuestion(t *testing.T) {
 	ix := newTestIndex(DefaultRanking())
 	putAll(t, ix,
