@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,9 @@ var tuneCategories = []string{"single-hop", "multi-hop", "temporal", "open-domai
 //
 // Each config is asked every question once; it logs recall@5 and recall@10
 // for dev, held-out and all questions, and both by category for dev and
-// held-out (R@5/R@10). With MNEME_DUMP=<file> the first config's dev questions whose
+// held-out (R@5/R@10), and recall@5 of the temporal questions by the window
+// their text gave (none, exact/filter, exact/boost-fallback, vague/boost),
+// which is where the two halves differ most. With MNEME_DUMP=<file> the first config's dev questions whose
 // evidence is not all in the top 5 are written to the file (question,
 // evidence, top 5), to look for what the ranker misses; only dev is dumped,
 // so the held-out half stays unseen.
@@ -83,6 +86,7 @@ func TestTune(t *testing.T) {
 			devCat[k], heldCat[k] = newTally([]int{5, 10}), newTally([]int{5, 10})
 		}
 		var lat []time.Duration
+		winTally := map[string]*tally{}
 		for _, q := range ds.Queries {
 			if len(q.Evidence) == 0 {
 				continue
@@ -102,6 +106,20 @@ func TestTune(t *testing.T) {
 				want[i] = ids[e]
 			}
 			all.add(got, want)
+			if q.Category == "temporal" {
+				k := "none"
+				if res.Window != nil {
+					k = res.Window.Kind + "/" + res.Window.Applied
+				}
+				half := "held"
+				if slices.Contains(devScopes, q.Scope) {
+					half = "dev"
+				}
+				if winTally[half+" "+k] == nil {
+					winTally[half+" "+k] = newTally([]int{5, 10})
+				}
+				winTally[half+" "+k].add(got, want)
+			}
 			switch {
 			case slices.Contains(devScopes, q.Scope):
 				dev.add(got, want)
@@ -131,6 +149,9 @@ func TestTune(t *testing.T) {
 			"%32s dev  %s\n%32s held %s",
 			c.name, d.Recall[5], h.Recall[5], a.Recall[5], d.Recall[10], h.Recall[10], a.Recall[10], a.Recall[1], percentileMs(lat, 0.5),
 			"", cats(devCat), "", cats(heldCat))
+		for _, k := range slices.Sorted(maps.Keys(winTally)) {
+			t.Logf("  temporal %-30s n=%3d R@5 %.3f", k, winTally[k].n, winTally[k].metrics().Recall[5])
+		}
 	}
 }
 
