@@ -28,10 +28,14 @@ import (
 //     Without content words r = 1, so the window ranks by time and strength.
 //  3. Time: an exact window filters. A memory is in it when it was said in
 //     it or its text tells of a time in it ("last Friday" said on the 16th
-//     is in the week of the 10th, see readTimes). When the window's
-//     memories match none of the words, the question is answered as a pure
-//     time question over the window; when it holds nothing, the filter
-//     becomes a strong boost by closeness to the window ("boost-fallback").
+//     is in the week of the 10th, see readTimes; at least toldShare of that
+//     time must lie in the window). When the window holds nothing, the
+//     filter becomes a strong boost by closeness to the window
+//     ("boost-fallback"). When the window's memories match none of the
+//     words, the question is answered as a pure time question over the
+//     window, unless the words that say what it is about (contentTerms)
+//     match memories outside it: then those rank by closeness as in
+//     "boost-fallback", among the window's memories at r = windowFloor.
 //     Measured on LoCoMo (recall@5 dev / held-out, temporal questions in
 //     brackets): boosting a window read from the text instead (r × 0.2..1
 //     by closeness) 0.711 / 0.688 (0.809 / 0.620), filtering 0.702 / 0.688
@@ -62,6 +66,14 @@ const (
 	tagWeight      = 0.3 // share of r given to the query tags a memory carries
 	vagueWeight    = 0.5 // r is scaled by 1−vagueWeight+vagueWeight·closeness to a vague anchor
 	fallbackWeight = 0.7 // share of r given to closeness to an exact window that held nothing
+
+	// windowFloor is r of the window's memories when the words match none of
+	// them but match memories outside it (rank). A match outside ranks
+	// above them while its closeness exceeds about 0.3: within a day and a
+	// quarter of a one-day window, nine days of a week, five weeks of a
+	// month ("which book did Ana recommend last week?" asked of a lunch
+	// this Tuesday finds the lunch first, then last week's memories).
+	windowFloor = 0.5
 
 	// whenWeight: a question asking for a time ("When did ...", "what year",
 	// "how long") scales r of memories whose text states no time (no
@@ -198,6 +210,7 @@ type candidate struct {
 	d        *doc
 	lex      float64 // raw BM25 (with neighbours and feedback)
 	tagShare float64
+	inWindow bool // boost-fallback: a memory of the window matching no words (windowFloor)
 }
 
 // filter decides which slots of a scope may be candidates: active ones
@@ -284,8 +297,46 @@ func (ix *index) rank(ctx context.Context, s search, offset, limit int) ([]Hit, 
 		return nil, 0, "", err
 	}
 	if applied == "filter" && len(s.terms) > 0 && !anyLexical(cands) {
-		// The words match nothing in the window ("what did we talk about
-		// last time?"): answer it as the pure time question it is.
+		// The words match nothing in the window. When the words that say
+		// what the question is about match memories elsewhere ("which book
+		// did Ana recommend last week?" of a lunch this Tuesday), the date
+		// may be off: those rank by closeness to the window as when it holds
+		// nothing, among the window's own memories (see windowFloor).
+		if about := contentTerms(s.terms); len(about) > 0 {
+			as := s
+			as.terms, as.qvec = about, nil
+			outside, err := ix.candidates(ctx, as, newFilter(s, false))
+			if err != nil {
+				return nil, 0, "", err
+			}
+			if anyLexical(outside) {
+				all, err := ix.candidates(ctx, s, newFilter(s, false))
+				if err != nil {
+					return nil, 0, "", err
+				}
+				pure := s
+				pure.terms, pure.qvec = nil, nil
+				inside, err := ix.candidates(ctx, pure, f)
+				if err != nil {
+					return nil, 0, "", err
+				}
+				seen := make(map[*doc]bool, len(all))
+				for i := range all {
+					seen[all[i].d] = true
+					all[i].inWindow = all[i].lex == 0 && f.pass(all[i].d.scope, all[i].d.slot)
+				}
+				for _, c := range inside {
+					if !seen[c.d] {
+						c.inWindow = true
+						all = append(all, c)
+					}
+				}
+				hits, total := ix.score(s, all, "boost-fallback", offset, limit)
+				return hits, total, "boost-fallback", nil
+			}
+		}
+		// Otherwise ("what did we talk about last time?") answer it as the
+		// pure time question it is.
 		pure := s
 		pure.terms, pure.qvec = nil, nil
 		if pc, err := ix.candidates(ctx, pure, f); err != nil {
@@ -506,6 +557,8 @@ func (ix *index) score(s search, cands []candidate, applied string, offset, limi
 				r *= 1 - vagueWeight + vagueWeight*s.win.closenessOf(c.d)
 			case applied == "boost-fallback" && len(s.terms) == 0:
 				r *= s.win.closenessOf(c.d)
+			case applied == "boost-fallback" && c.inWindow:
+				r = windowFloor
 			case applied == "boost-fallback":
 				r = (1-fallbackWeight)*r + fallbackWeight*s.win.closenessOf(c.d)*boolf(r > 0)
 			}
@@ -617,4 +670,31 @@ func asksWhen(text string) bool {
 		}
 	}
 	return false
+}
+
+// conversationTerms are the query terms (stemmed) that ask about a
+// conversation rather than name what it was about: "what did we talk about
+// yesterday?", "what did I mention last week?", "what happened on Monday?".
+var conversationTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"talk", "talked", "talking", "discuss", "discussed", "discussing", "say", "said",
+		"saying", "tell", "told", "telling", "mention", "mentioned", "speak", "spoke", "spoken", "chat", "chatted",
+		"ask", "asked", "happen", "happened", "happening", "go", "going", "went", "get", "got", "remember",
+		"recall", "thing", "things", "stuff", "anything", "everything", "conversation", "conversations", "topic",
+		"topics", "up", "new", "lately", "recently"} {
+		m[embed.Stem(w)] = true
+	}
+	return m
+}()
+
+// contentTerms returns the terms that say what a question is about: all
+// but conversationTerms.
+func contentTerms(terms []weightedTerm) []weightedTerm {
+	var out []weightedTerm
+	for _, t := range terms {
+		if !conversationTerms[t.term] {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -102,10 +102,21 @@ func TestRankExactWindow(t *testing.T) {
 		t.Errorf("filter: ranked %v, want in first", got)
 	}
 
-	// Words matching nothing inside it: a pure time question over the window.
-	got, applied = rankIDs(t, ix, search{terms: queryTerms("sushi"), win: win})
+	// Words matching nothing inside it: a pure time question over the window
+	// when they only ask about the conversation...
+	putAll(t, ix, rmem("talk", "talked to Bob about the budget", 12))
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("what did we talk about"), win: win})
 	if applied != "filter" || !slices.Equal(got, []string{"other", "in"}) && !slices.Equal(got, []string{"in", "other"}) {
-		t.Errorf("no match inside: ranked %v applied %q", got, applied)
+		t.Errorf("no match inside: ranked %v applied %q, want other and in", got, applied)
+	}
+	ix.drop("talk")
+	// ... but when they match a memory a week away, it follows the window's.
+	got, applied = rankIDs(t, ix, search{terms: queryTerms("sushi"), win: win})
+	if len(got) == 3 {
+		slices.Sort(got[:2])
+	}
+	if applied != "boost-fallback" || !slices.Equal(got, []string{"in", "other", "out"}) {
+		t.Errorf("match a week away: ranked %v applied %q, want in, other, then out", got, applied)
 	}
 	// An event told a week later is in the window by the time it tells of.
 	putAll(t, ix, rmem("told", "lunch with Ana at the noodle bar last Monday", 12))
@@ -123,6 +134,22 @@ func TestRankExactWindow(t *testing.T) {
 	got, applied = rankIDs(t, ix, search{terms: queryTerms("lunch with Ana"), win: win})
 	if applied != "boost-fallback" || len(got) < 2 || got[0] != "out" {
 		t.Errorf("fallback: ranked %v applied %q, want out (the nearest) first", got, applied)
+	}
+}
+
+// TestRankDateSlightlyOff: words that match nothing in the window but a
+// memory just outside it find that memory first, then the window's own.
+func TestRankDateSlightlyOff(t *testing.T) {
+	ix := newTestIndex(DefaultRanking())
+	putAll(t, ix,
+		rmem("ana", "Lunch with Ana, she recommended the book Piranesi", 13), // Tuesday after the week
+		rmem("bike", "fixed the bike", 6),
+		rmem("far", "Ana recommended a podcast", 40),
+	)
+	win := &window{from: rankDay0.AddDate(0, 0, 5), to: rankDay0.AddDate(0, 0, 12)} // Monday 6 - Sunday 12 May
+	got, applied := rankIDs(t, ix, search{terms: queryTerms("which book did Ana recommend"), win: win, now: rankDay0.AddDate(0, 0, 45)})
+	if applied != "boost-fallback" || !slices.Equal(got, []string{"ana", "bike", "far"}) {
+		t.Errorf("ranked %v applied %q, want ana, bike, far", got, applied)
 	}
 }
 

@@ -166,7 +166,7 @@ type Window struct {
 	To      time.Time `json:"to,omitzero"`
 	Anchor  time.Time `json:"anchor,omitzero"` // vague expressions: centre of the boost
 	Kind    string    `json:"kind"`            // "exact", "vague", "first", "last", "explicit"
-	Applied string    `json:"applied"`         // "filter" (exact), "boost" (vague), "boost-fallback" (exact window held nothing)
+	Applied string    `json:"applied"`         // "filter" (exact), "boost" (vague), "boost-fallback" (exact window held nothing the words match)
 }
 
 // Result is what Recall returns.

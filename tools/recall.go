@@ -78,7 +78,7 @@ type WindowOut struct {
 	To      string `json:"to,omitempty" jsonschema:"end of the window (RFC 3339, exclusive)"`
 	Anchor  string `json:"anchor,omitempty" jsonschema:"centre of a vague window (RFC 3339)"`
 	Kind    string `json:"kind" jsonschema:"exact, vague, first, last or explicit"`
-	Applied string `json:"applied" jsonschema:"filter (an exact window: only memories said in it or telling of a time in it), boost (a vague one such as 'a few days ago'), or boost-fallback (the exact window held nothing, so closeness to it boosts)"`
+	Applied string `json:"applied" jsonschema:"filter (an exact window: only memories said in it or telling of a time in it), boost (a vague one such as 'a few days ago'), or boost-fallback (the exact window held nothing, or nothing matching the words that matched elsewhere, so closeness to it boosts)"`
 }
 
 // VersionOut is one earlier state of a memory.
