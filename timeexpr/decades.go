@@ -11,8 +11,11 @@ var decadeWords = map[string]int{
 // counts as 2) and the token after it.
 func (p *parser) decadeToken(j int) (v, digits, next int, ok bool) {
 	t := p.tok(j)
-	if w, ok := decadeWords[t]; ok {
-		return w, 2, j + 1, true
+	if len(t) >= 7 && t[len(t)-4:] == "ties" { // every decade word ends so: skip the map for others
+		if w, ok := decadeWords[t]; ok {
+			return w, 2, j + 1, true
+		}
+		return 0, 0, j, false
 	}
 	next = j + 1
 	switch {
@@ -42,6 +45,11 @@ func (p *parser) decadeToken(j int) (v, digits, next int, ok bool) {
 // late are its years 0-3, 4-6 and 7-9. "my 30s" (an age) needs "the" to be read, "the 1900s"
 // (a century) is not read, and neither is a decade followed by a unit ("the 90s days").
 func (p *parser) decade(i int, ctx bool) (result, bool) {
+	switch t := p.tok(i); {
+	case t == "the", t == "early", t == "mid", t == "late":
+	case t == "" || t[0] < '0' || t[0] > '9':
+		return result{}, false // the cheap refusal of most words
+	}
 	j := p.opt(i, "the")
 	the := j > i
 	part := ""
@@ -53,7 +61,10 @@ func (p *parser) decade(i int, ctx bool) (result, bool) {
 		j++
 	}
 	v, digits, next, ok := p.decadeToken(j)
-	if u, _ := unitOf(p.tok(next)); !ok || u != "" || p.is(next, "%", "percent") {
+	if !ok {
+		return result{}, false
+	}
+	if u, _ := unitOf(p.tok(next)); u != "" || p.is(next, "%", "percent") {
 		return result{}, false
 	}
 	y := v

@@ -21,7 +21,35 @@ func (p *parser) decimal(i int) bool {
 //   - "<count> and a half <units>", "<count> <unit(s)> and a half" ("a year and a half"): 2N+1;
 //   - "<digits>.5 <units>": 2N+1; any other decimal is none.
 func (p *parser) fraction(i int) (halves int, unit string, next int, ok bool) {
-	switch t := p.tok(i); {
+	t := p.tok(i)
+	if t == "" {
+		return 0, "", i, false
+	}
+	if t[0] >= '0' && t[0] <= '9' && p.is(i+1, ".") {
+		// "1.5 years": the whole part, a glued dot and a glued 5
+		n := p.num(i)
+		if n < 0 || n >= 1000 || p.decimal(i) || !p.glued(i+1) || !p.glued(i+2) || p.tok(i+2) != "5" {
+			return 0, "", i, false
+		}
+		if u, _ := unitOf(p.tok(i + 3)); u != "" {
+			return 2*n + 1, u, i + 4, true
+		}
+		return 0, "", i, false
+	}
+	// every other form holds "half" at or after token i: most texts hold none
+	if p.lastHalf == -2 {
+		p.lastHalf = -1
+		for k := len(p.toks) - 1; k >= 0; k-- {
+			if p.toks[k].text == "half" {
+				p.lastHalf = k
+				break
+			}
+		}
+	}
+	if i > p.lastHalf {
+		return 0, "", i, false
+	}
+	switch {
 	case t == "half":
 		j := i + 1
 		if !p.is(j, "a", "an") {
@@ -37,21 +65,6 @@ func (p *parser) fraction(i int) (halves int, unit string, next int, ok bool) {
 			return 1, u, j + 1, true
 		}
 		return 0, "", i, false
-	case t == "" || t[0] < '0' || t[0] > '9':
-		if _, isNum := smallNumbers[t]; !isNum {
-			return 0, "", i, false
-		}
-	default:
-		// "1.5 years": the whole part, a glued dot and a glued 5
-		if n := p.num(i); n >= 0 && n < 1000 && !p.decimal(i) && p.is(i+1, ".") && p.glued(i+1) && p.glued(i+2) {
-			if p.tok(i+2) != "5" {
-				return 0, "", i, false
-			}
-			if u, _ := unitOf(p.tok(i + 3)); u != "" {
-				return 2*n + 1, u, i + 4, true
-			}
-			return 0, "", i, false
-		}
 	}
 	n, j, ok := p.count(i)
 	if !ok {

@@ -76,6 +76,7 @@ type parser struct {
 	noPrecheck bool // tests: match at every token, not only up to the last trigger (precheck.go)
 	depth      int  // how deeply rules that wrap an expression are nested (see sub)
 	lastTrig   int  // in scan: no expression starts after this token (precheck.go)
+	lastHalf   int  // the last token "half", -1 if none, -2 until fraction first looks (fraction.go)
 }
 
 func newParser(s string, now time.Time, opt Options, whole bool) *parser {
@@ -83,7 +84,7 @@ func newParser(s string, now time.Time, opt Options, whole bool) *parser {
 	if loc == nil {
 		loc = now.Location()
 	}
-	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole, dmy: opt.DayFirst, lastTrig: -1}
+	return &parser{src: s, toks: lex(s), now: now.In(loc), loc: loc, whole: whole, dmy: opt.DayFirst, lastTrig: -1, lastHalf: -2}
 }
 
 // tok returns the lower-case text of token i, or "" past the end.

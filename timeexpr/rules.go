@@ -202,7 +202,7 @@ func (p *parser) relUnit(i int) (result, bool) {
 		if p.seq(k, "past", "weekend") >= 0 {
 			return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), k+2), true
 		}
-		if p.is(k, "day", "week", "month", "year") && p.is(k+1, "prior") && !p.is(k+2, "to") {
+		if p.is(k+1, "prior") && p.is(k, "day", "week", "month", "year") && !p.is(k+2, "to") {
 			// "the week prior" is "the previous week": rolling ("the week prior to X" is relative's)
 			return p.window(p.rollFrom(1, p.tok(k)), p.today(1), k+2), true
 		}
@@ -224,8 +224,10 @@ func (p *parser) relUnit(i int) (result, bool) {
 	if p.is(j, "weekend") {
 		return p.window(p.weekStart(mod).AddDate(0, 0, 5), p.weekStart(mod+1), j+1), true
 	}
-	if w, next, _, ok := p.weekday(j + 2); ok && p.is(j, "week") && p.is(j+1, "on") {
-		return p.dayOf(p.addDays(p.weekStart(mod), (int(w)+6)%7), next), true // "last week on Tuesday"
+	if p.is(j, "week") && p.is(j+1, "on") {
+		if w, next, _, ok := p.weekday(j + 2); ok {
+			return p.dayOf(p.addDays(p.weekStart(mod), (int(w)+6)%7), next), true // "last week on Tuesday"
+		}
 	}
 	return p.calendarUnit(p.tok(j), mod, j+1)
 }
