@@ -203,7 +203,11 @@ func (p *parser) relUnit(i int) (result, bool) {
 			return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), k+2), true
 		}
 		if p.is(k+1, "prior") && p.is(k, "day", "week", "month", "year") && !p.is(k+2, "to") {
-			// "the week prior" is "the previous week": rolling ("the week prior to X" is relative's)
+			// "the week prior" is "the previous week": rolling ("the week prior to X" is relative's);
+			// "the day prior" is "the previous day", yesterday
+			if p.is(k, "day") {
+				return p.window(p.today(-1), p.today(0), k+2), true
+			}
 			return p.window(p.rollFrom(1, p.tok(k)), p.today(1), k+2), true
 		}
 		if p.is(k, "weekend") {
@@ -271,6 +275,7 @@ func (p *parser) rolling(i int) (result, bool) {
 	if !p.is(j, "past", "last", "previous") && !(the && p.is(j, "prior")) {
 		return result{}, false
 	}
+	before := p.is(j, "previous", "prior")
 	j++
 	n := 1
 	counted := false
@@ -283,6 +288,9 @@ func (p *parser) rolling(i int) (result, bool) {
 	unit, plural := unitOf(p.tok(j))
 	if unit == "" || (!counted && (!the || plural)) || p.is(j+1, "of") {
 		return result{}, false // "the last week of school" is not the past week
+	}
+	if before && !counted && unit == "day" {
+		return p.window(p.today(-1), p.today(0), j+1), true // "the previous day" is yesterday
 	}
 	return p.window(p.rollFrom(n, unit), p.today(1), j+1), true
 }

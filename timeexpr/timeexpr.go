@@ -31,7 +31,8 @@
 //     days"): rolling, from the start of the day N units ago to the end of today. Note "last week"
 //     without "the" is the calendar week, "the last week" the rolling 7 days. So are "the previous
 //     week", "the prior week" and "the week prior" (also day, month and year: "the previous day",
-//     "the prior day" and "the day prior" are yesterday and today; "the prior 3 days"), while
+//     "the prior day" and "the day prior" are yesterday alone, the day before today; "the prior 3
+//     days"), while
 //     "this past week" and "previous week" without "the" are the calendar week before this one.
 //   - Weekends: "last weekend" is Saturday and Sunday of the previous Monday-Sunday week, "this
 //     weekend" of the current one, "next weekend" of the next one; "the weekend" / "over the weekend"
