@@ -530,12 +530,7 @@ func TestUnseenWordNearest(t *testing.T) {
 		rmem("b", "the fallow field", 2),
 		rmem("c", "a fable of a falcon", 3),
 	)
-	sc := ix.scopes[""]
-	if sc == nil {
-		for _, s := range ix.scopes {
-			sc = s
-		}
-	}
+	sc := ix.scopes["s"] // rmem's scope
 	for i := range 50 { // map order varies between iterations
 		got := expandUnseen(sc, []weightedTerm{{"fesetiv", 1}})
 		if len(got) != 2 || got[1].term != "festiv" {
