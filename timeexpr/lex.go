@@ -256,16 +256,17 @@ func (p *parser) month(i int) (m time.Month, next int, ok bool) {
 var weekdayNames = map[string]time.Weekday{
 	"monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday, "thursday": time.Thursday,
 	"friday": time.Friday, "saturday": time.Saturday, "sunday": time.Sunday,
-	"mon": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "wed": time.Wednesday,
+	"mon": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "wed": time.Wednesday, "weds": time.Wednesday,
 	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "fri": time.Friday,
 	"sat": time.Saturday, "sun": time.Sunday,
 }
 
-// weekday reads a weekday name; full says whether it was spelled out.
+// weekday reads a weekday name; full says whether it was spelled out or abbreviated so that it is
+// no other word ("Tues", "Weds", "Thur", "Thurs"; not "Sun", "Sat", "Wed", "Mon").
 func (p *parser) weekday(i int) (w time.Weekday, next int, full, ok bool) {
 	w, ok = weekdayNames[p.tok(i)]
 	if !ok {
 		return 0, i, false, false
 	}
-	return w, i + 1, strings.HasSuffix(p.tok(i), "day"), true
+	return w, i + 1, strings.HasSuffix(p.tok(i), "day") || len(p.tok(i)) >= 4, true
 }

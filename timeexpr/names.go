@@ -152,6 +152,9 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 		if r, ok := p.dayFirst(k); ok {
 			return r, true
 		}
+		if d, next, ordinal, ok := p.dayNum(p.opt(k, "the")); ok && ordinal && p.dayEnds(next) {
+			return p.nthWeekday(i, w, d, next) // "Monday the 2nd", "Friday the 13th"
+		}
 		if n, next, ok := p.count(j); ok && full && !p.is(i-1, "every", "each") {
 			if u, _ := unitOf(p.tok(next)); (u == "week" || u == "fortnight") && p.is(next+1, "ago") {
 				if u == "fortnight" {
@@ -195,6 +198,28 @@ func (p *parser) weekdayRule(i int, ctx bool) (result, bool) {
 		return p.dayOf(p.weekStart(0).AddDate(0, 0, (int(w)+6)%7), j), true
 	}
 	return p.dayOf(p.weekdayOnOrBefore(w, 7), j), true
+}
+
+// nthWeekday reads "Monday the 2nd": the most recent 2nd not after today that is a Monday (in a
+// clause about plans the first not before today), searching three years; else the 2nd alone, as
+// "on the 2nd". i is where the expression starts and end the token after it.
+func (p *parser) nthWeekday(i int, w time.Weekday, d, end int) (result, bool) {
+	y, m, _ := p.now.Date()
+	today := p.today(0)
+	step := -1
+	if p.upcoming(i) {
+		step = 1
+	}
+	for k := 0; k < 36; k++ {
+		first := p.date(y, m+time.Month(step*k), 1) // normalised across years
+		t, valid := p.validDate(first.Year(), first.Month(), d)
+		if valid && t.Weekday() == w && (step < 0 && !t.After(today) || step > 0 && !t.Before(today)) {
+			r := p.dayOf(t, end)
+			r.date, r.named = true, true
+			return r, true
+		}
+	}
+	return p.nthDay(i, d, end)
 }
 
 // seasonRule reads "last summer", "in the fall", "winter 2022", "the summer of 2021".

@@ -42,6 +42,10 @@
 //     current week (may be in the future); "next Monday" the first Monday after today; "Monday last
 //     week" the Monday of last week, and so are "on Monday last week" and "last week on Monday"
 //     ("this|next week on Friday" likewise; "last week on Friday evening" is its evening).
+//     "Monday the 2nd" ("Friday the 13th", "Tuesday, the 17th", "Sunday 15th") is the most recent
+//     2nd not after today that is a Monday, searching three years back (else the 2nd alone, as "on
+//     the 2nd"). Abbreviations that are no other word ("Tues", "Weds", "Thur", "Thurs") stand
+//     alone like a full name; "Mon", "Wed", "Sat", "Sun" need a preposition or last/this/next.
 //   - "the Friday before last" is the Friday a week before "last Friday" (on a Saturday, 8 days
 //     back), "the Monday after next" the Monday a week after "next Monday"; "the weekend before last"
 //     the weekend of the week before last; "the week|weekend|month|year after next" the one after
