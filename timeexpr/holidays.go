@@ -211,12 +211,17 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 	if the {
 		j++
 	}
+	name := j
 	h, j, ok := p.holidayName(j)
 	if !ok || notHoliday[p.tok(j)] {
 		return result{}, false
 	}
+	brk := p.is(j, breakWords...) && !p.is(j-1, "day", "eve", "sunday", "monday", "friday")
+	if brk && p.is(name, "christmas", "xmas") {
+		return result{}, false // "Christmas break" is the holidays (holidaySeason)
+	}
 	weekend := p.is(j, "weekend")
-	if weekend {
+	if weekend || brk {
 		j++
 	} else if span && !the {
 		weekend = true
@@ -249,7 +254,7 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 		}
 	}
 	t := p.holidayOn(h, y)
-	if !weekend {
+	if !weekend && !brk {
 		r := p.dayOf(t, j)
 		r.date, r.yearless, r.named = true, !hasYear, !hasMod
 		return r, true
@@ -259,9 +264,18 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 		from, to = longWeekend(t.Weekday())
 	}
 	r := p.window(p.addDays(t, from), p.addDays(t, to), j)
+	if brk {
+		// "Thanksgiving break", "the Easter holidays": a school's or a firm's break may be longer
+		// than the long weekend, so around its middle
+		r = p.vague(r.from.Add(r.to.Sub(r.from)/2), 3*day, j)
+	}
 	r.named = !hasMod
 	return r, true
 }
+
+// breakWords after a holiday's name make a break around it ("Thanksgiving break", "the Easter
+// holidays", "Christmas vacation").
+var breakWords = []string{"break", "vacation", "holidays", "holiday", "hols", "recess"}
 
 // longWeekend gives the days of "<holiday> weekend" relative to the holiday by its weekday: the
 // weekend and the holiday when it touches one (Thursday or Friday to Sunday, Saturday to Monday or
@@ -291,36 +305,44 @@ func (p *parser) holidayOn(h holidaySpec, y int) time.Time {
 }
 
 // holidaySeason reads "the holidays", "the holiday season", "the Christmas|winter holidays" and
-// "the festive season|period" after a preposition: vague around the middle of the most recent
-// Christmas Eve to New Year's Day that has begun (December 28 at midday, spread 3 days, so a
-// window from December 22 to January 3). "The holidays" may also be a summer's; a vague reading
-// only boosts.
+// "the festive season|period" after a preposition, and "(the) Christmas|winter break|vacation|
+// holidays" after one or "last": vague around the middle of the most recent Christmas Eve to New
+// Year's Day that has begun (December 28 at midday, spread 3 days, so a window from December 22 to
+// January 3; after "last" the most recent that has ended). "The holidays" may also be a summer's; a
+// vague reading only boosts.
 func (p *parser) holidaySeason(i int, ctx bool) (result, bool) {
-	if !ctx || !p.is(i, "the") {
+	mod, j, hasMod := p.modifier(i)
+	if hasMod && mod != -1 || !ctx && !hasMod {
 		return result{}, false
 	}
-	j := i + 1
-	switch {
-	case p.is(j, "festive") && p.is(j+1, "season", "period"):
-		j += 2
-	case p.is(j, "holiday") && p.is(j+1, "season", "period"):
-		j += 2
-	default:
-		j = p.opt(j, "christmas", "xmas", "winter")
-		if !p.is(j, "holidays") {
-			return result{}, false
-		}
+	the := !hasMod && p.is(j, "the")
+	if the {
 		j++
 	}
+	switch {
+	case the && p.is(j, "festive") && p.is(j+1, "season", "period"):
+		j += 2
+	case the && p.is(j, "holiday") && p.is(j+1, "season", "period"):
+		j += 2
+	default:
+		k := p.opt(j, "christmas", "xmas", "winter")
+		if k == j && !(the && p.is(j, "holidays")) || k > j && !p.is(k, breakWords...) {
+			return result{}, false
+		}
+		j = k + 1
+	}
 	y := p.now.Year()
-	if p.upcoming(i) {
+	if p.upcoming(i) && !hasMod {
 		if p.today(0).Before(p.date(y, 1, 2)) {
 			y-- // under way since last December
 		}
 	} else if p.date(y, 12, 24).After(p.today(0)) {
 		y--
 	}
+	if hasMod && p.today(0).Before(p.date(y+1, 1, 3)) {
+		y-- // "last Christmas break": one that has ended
+	}
 	r := p.vague(time.Date(y, 12, 28, 12, 0, 0, 0, p.loc), 3*day, j)
-	r.named = true
+	r.named = !hasMod
 	return r, true
 }

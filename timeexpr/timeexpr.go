@@ -209,6 +209,10 @@
 //     after a preposition ("over the holidays"): around the most recent Christmas Eve to New
 //     Year's Day that has begun, December 28 at midday ±3d (window December 22 to January 3).
 //     Vague because "the holidays" may be a summer's too; "the summer holidays" is the summer.
+//     So are "(the) Christmas|Xmas|winter break|vacation|holidays|holiday" after a preposition
+//     ("during Christmas break"; "last Christmas break" the most recent that has ended). Another
+//     holiday's break ("over Thanksgiving break", "during the Easter holidays") is around the
+//     middle of its long weekend ("<holiday> weekend") ±3d: schools' and firms' breaks vary.
 //
 // # Plans
 //
