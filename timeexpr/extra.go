@@ -100,11 +100,36 @@ func (p *parser) possessive(i int) int {
 	return i
 }
 
-// thisTimeLast reads "this time last year|month|week": vague around the same moment back then.
+// thisTimeLast reads "this time last year|month|week" (also "(the) same time last ..."): vague
+// around the same moment back then; "(on) this day|date last year" and "(the) same day last
+// week|month|year": that calendar day.
 func (p *parser) thisTimeLast(i int) (result, bool) {
-	k := p.seq(i, "this", "time", "last")
-	if k < 0 {
+	k := i + 1
+	if !p.is(i, "this") {
+		k = p.opt(i, "the")
+		if !p.is(k, "same") {
+			return result{}, false
+		}
+		k++
+	}
+	what := p.tok(k)
+	if (what != "time" && what != "day" && what != "date") || !p.is(k+1, "last") {
 		return result{}, false
+	}
+	k += 2
+	if what != "time" {
+		t := p.today(0)
+		switch p.tok(k) {
+		case "year":
+			t = t.AddDate(-1, 0, 0)
+		case "month":
+			t = t.AddDate(0, -1, 0)
+		case "week":
+			t = p.addDays(t, -7)
+		default:
+			return result{}, false
+		}
+		return p.dayOf(t, k+1), true
 	}
 	switch p.tok(k) {
 	case "year":

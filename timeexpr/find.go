@@ -141,6 +141,9 @@ func (p *parser) match(i int) (result, bool) {
 		if x, ok := p.expr(i+1, true); ok && x.kind == Exact {
 			mid := x.from.Add(x.to.Sub(x.from) / 2)
 			spread := max(x.to.Sub(x.from)/2, 2*day)
+			if x.to.Sub(x.from) <= time.Hour {
+				mid, spread = x.from, time.Hour // "around 3pm yesterday": within hours of 3pm
+			}
 			r := p.vague(mid, spread, x.end)
 			r.named = x.named
 			return r, true

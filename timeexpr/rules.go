@@ -171,14 +171,22 @@ func (p *parser) relDay(i int) (result, bool) {
 			}
 			return p.window(p.now, p.today(1), i+2), true
 		}
-		if p.tok(i) == "earlier" && p.is(i+1, "this") {
-			switch p.tok(i + 2) {
+		k := p.seq(i+1, "this")
+		if k < 0 {
+			k = p.seq(i+1, "in", "the") // "earlier in the week" is "earlier this week"
+		}
+		if p.tok(i) == "earlier" && k >= 0 {
+			switch p.tok(k) {
 			case "week":
-				return p.window(p.weekStart(0), p.now, i+3), true
+				return p.window(p.weekStart(0), p.now, k+1), true
 			case "month":
-				return p.window(p.date(p.now.Year(), p.now.Month(), 1), p.now, i+3), true
+				return p.window(p.date(p.now.Year(), p.now.Month(), 1), p.now, k+1), true
 			case "year":
-				return p.window(p.date(p.now.Year(), 1, 1), p.now, i+3), true
+				return p.window(p.date(p.now.Year(), 1, 1), p.now, k+1), true
+			case "day":
+				if k == i+3 {
+					return p.window(p.today(0), p.now, k+1), true // "earlier in the day"
+				}
 			}
 		}
 	}
@@ -270,6 +278,13 @@ func unitOf(t string) (unit string, plural bool) {
 // rolling reads "(the) past/last/previous N units", "the past week", "the last few days", "the
 // prior week".
 func (p *parser) rolling(i int) (result, bool) {
+	if p.is(i, "recent") {
+		// "in recent weeks" is "the past few weeks"
+		if unit, plural := unitOf(p.tok(i + 1)); plural && unit != "fortnight" {
+			return p.window(p.rollFrom(3, unit), p.today(1), i+2), true
+		}
+		return result{}, false
+	}
 	j := p.opt(i, "the")
 	the := j > i
 	if !p.is(j, "past", "last", "previous") && !(the && p.is(j, "prior")) {
@@ -326,17 +341,50 @@ var vagueScale = map[string]map[string][2]time.Duration{
 	"":        {"day": {4 * day, 3 * day}, "week": {21 * day, 14 * day}, "month": {122 * day, 60 * day}, "year": {3 * 365 * day, 2 * 365 * day}, "hour": {4 * time.Hour, 3 * time.Hour}, "minute": {10 * time.Minute, 10 * time.Minute}, "second": {time.Minute, time.Minute}},
 }
 
-// ago reads "N units ago|back", "a few/a couple of/several units ago" and "weeks ago".
+// ago reads "N units ago|back", "a few/a couple of/several units ago" and "weeks ago"; also a
+// range of counts ("three or four days ago", "2-3 weeks ago", "a week or two ago"), "or so" ("a
+// month or so ago" is "a month ago"), "N units ago today|yesterday" (that day, N units back) and,
+// after "less than", "under" or "no|not more than", the rolling past N units.
 func (p *parser) ago(i int) (result, bool) {
 	j := i
-	n, counted, scale := 0, false, ""
-	if k := p.opt(i, "a"); p.is(k, "few", "couple", "several") {
+	n, m, counted, scale := 0, 0, false, ""
+	within := -1 // "less than N units ago": the token after "than"
+	if k := p.seq(i, "less", "than"); k >= 0 {
+		within = k
+	} else if k := p.seq(p.opt(i, "no", "not"), "more", "than"); k > i+2 {
+		within = k
+	} else if p.is(i, "under") {
+		within = i + 1
+	}
+	if within >= 0 && p.is(i-1, "just", "slightly", "little", "bit") {
+		return result{}, false // "just under a month ago" is about a month ago, not within it
+	}
+	if within >= 0 {
+		j = within
+	}
+	if k := p.opt(j, "a"); p.is(k, "few", "couple", "several") && within < 0 {
 		scale, j = p.tok(k), p.opt(k+1, "of")
-	} else if c, next, ok := p.count(i); ok {
+	} else if c, next, ok := p.count(j); ok {
 		n, j, counted = c, next, true
+		if c2, next2, ok := p.count(j + 1); ok && within < 0 && p.is(j, "or", "to", "-", "–") && c2 > n && !p.is(j+1, "a", "an") {
+			m, j = c2, next2 // "three or four days ago", "2-3 weeks ago"
+		}
+	} else if within >= 0 {
+		return result{}, false
 	}
 	unit, plural := unitOf(p.tok(j))
-	if unit == "" || !p.is(j+1, "ago", "back") || (!counted && !plural) {
+	k := j + 1 // "ago" or "back"
+	orSo := false
+	if counted && m == 0 && within < 0 && p.is(k, "or") {
+		if p.is(k+1, "so") {
+			k, orSo = k+2, true // "a month or so ago"
+		} else if c2, next2, ok := p.count(k + 1); ok && c2 > n && !p.is(k+1, "a", "an") {
+			m, k = c2, next2 // "a week or two ago"
+		}
+	} else if scale != "" && p.seq(k, "or", "so") >= 0 {
+		k += 2 // "a couple of weeks or so ago"
+	}
+	if unit == "" || !p.is(k, "ago", "back") || (!counted && !plural) {
 		return result{}, false
 	}
 	if !counted && scale == "" && (p.is(i-1, "many") && p.is(i-2, "how") || p.decimal(i-1)) {
@@ -344,9 +392,9 @@ func (p *parser) ago(i int) (result, bool) {
 		// a count this does not read
 		return result{}, false
 	}
-	end := j + 2
+	end := k + 1
 	if unit == "fortnight" {
-		unit, n = "week", 2*n
+		unit, n, m = "week", 2*n, 2*m
 		if !counted {
 			unit, n, counted = "week", 4, true // "fortnights ago": about a month
 		}
@@ -354,6 +402,40 @@ func (p *parser) ago(i int) (result, bool) {
 	if !counted {
 		s := vagueScale[scale][unit]
 		return p.vague(p.now.Add(-s[0]), s[1], end), true
+	}
+	if within >= 0 {
+		return p.window(p.rollFrom(n, unit), p.today(1), end), true // "less than a week ago"
+	}
+	if orSo && unit == "day" {
+		return p.window(p.today(-n-1), p.today(2-n), end), true // "a day or so ago": a day either side
+	}
+	if m > 0 {
+		if unit == "day" {
+			return p.window(p.today(-m), p.today(1-n), end), true // "three or four days ago"
+		}
+		if unit == "second" {
+			return result{}, false
+		}
+		// around the middle of N and M units ago, spread wider by half the gap
+		near, far := p.back(n, unit), p.back(m, unit)
+		half := near.Sub(far) / 2
+		return p.vague(far.Add(half), agoSpread(unit, m)+half, end), true
+	}
+	if p.is(end, "today", "yesterday", "tomorrow") && unit != "hour" && unit != "minute" && unit != "second" {
+		// "a week ago today", "a year ago yesterday": that day, N units before the named one
+		base := map[string]int{"today": 0, "yesterday": -1, "tomorrow": 1}[p.tok(end)]
+		t := p.today(base)
+		switch unit {
+		case "day":
+			t = p.addDays(t, -n)
+		case "week":
+			t = p.addDays(t, -7*n)
+		case "month":
+			t = t.AddDate(0, -n, 0)
+		case "year":
+			t = t.AddDate(-n, 0, 0)
+		}
+		return p.dayOf(t, end+1), true
 	}
 	switch unit {
 	case "day":
@@ -370,6 +452,25 @@ func (p *parser) ago(i int) (result, bool) {
 		return p.vague(p.now.Add(-time.Duration(n)*time.Minute), agoSpread(unit, n), end), true
 	}
 	return p.vague(p.now.Add(-time.Duration(n)*time.Second), time.Minute, end), true
+}
+
+// back returns the moment n units before now (calendar months and years, as "N months ago").
+func (p *parser) back(n int, unit string) time.Time {
+	switch unit {
+	case "day":
+		return p.now.AddDate(0, 0, -n)
+	case "week":
+		return p.now.AddDate(0, 0, -7*n)
+	case "month":
+		return p.now.AddDate(0, -n, 0)
+	case "year":
+		return p.now.AddDate(-n, 0, 0)
+	case "hour":
+		return p.now.Add(-time.Duration(n) * time.Hour)
+	case "minute":
+		return p.now.Add(-time.Duration(n) * time.Minute)
+	}
+	return p.now.Add(-time.Duration(n) * time.Second)
 }
 
 // vaguePhrase reads recently, lately, a while back, the other day, a long time ago, earlier, ...

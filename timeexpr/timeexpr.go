@@ -20,13 +20,19 @@
 // Exact expressions (Kind Exact) filter:
 //   - "today", "yesterday", "the day before yesterday", "tomorrow", "N days ago" (also "a day ago",
 //     "three days ago"): that calendar day. "earlier today": [today 00:00, now).
+//     "N days|weeks|months|years ago today|yesterday" is the day that far before today or
+//     yesterday ("a week ago today", "a year ago yesterday"), and so are "(on) this day|date last
+//     year" and "(the) same day last week|month|year". A range of days ago ("three or four days
+//     ago", "2-3 days ago", "a day or two ago") is those days; "N days or so ago" also the day
+//     either side.
 //   - Parts of a day: morning [05:00, 12:00), afternoon [12:00, 18:00), evening [17:00, 24:00),
 //     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's; they also
 //     refine any single day ("yesterday morning", "Monday evening", "the evening of May 4", "on the
 //     morning of the 5th", "the night of the 12th"; a bare ordinal day as "on the 4th").
 //   - "last/this/next week|month|year": the previous, current or next calendar unit, e.g. "this week"
 //     is [Monday 00:00, next Monday 00:00). "the week before last" is the week before last week.
-//     "earlier this week|month|year": from the unit's start to now.
+//     "earlier this week|month|year" (also "earlier in the week|month|year", "earlier in the
+//     day"): from the unit's start to now.
 //   - "the past/last N days|weeks|months|years" (and "the past week", "the last month", "the past few
 //     days"): rolling, from the start of the day N units ago to the end of today. Note "last week"
 //     without "the" is the calendar week, "the last week" the rolling 7 days. So are "the previous
@@ -34,6 +40,9 @@
 //     "the prior day" and "the day prior" are yesterday alone, the day before today; "the prior 3
 //     days"), while
 //     "this past week" and "previous week" without "the" are the calendar week before this one.
+//     "in recent days|weeks|months|years" is "the past few" of them (3). "less than N units ago"
+//     (also "under", "no|not more than") is "the past N units"; "just|slightly under ..." is not
+//     read that way (it is about N units ago).
 //   - Weekends: "last weekend" is Saturday and Sunday of the previous Monday-Sunday week, "this
 //     weekend" of the current one, "next weekend" of the next one; "the weekend" / "over the weekend"
 //     is the most recent weekend that has started.
@@ -188,7 +197,12 @@
 //     (10+5N) days, at most 60d), "N years ago" (now-N years, 60N days, at most 365d), "N hours ago",
 //     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
 //     (a year back, 14d), "around May 4th" (any exact window prefixed with "around" becomes vague
-//     around its middle, spread half the window but at least 2d).
+//     around its middle, spread half the window but at least 2d; a time of day, "around 3pm
+//     yesterday", is vague around that minute ±1h).
+//   - A range of counts, "2-3 weeks ago", "two or three months ago", "a week or two ago", "3 to 4
+//     years back": around the middle of the two, with the larger count's spread plus half the gap
+//     ("2-3 weeks ago" is now-17.5d ±8.5d). "or so" after a count changes nothing ("a month or so
+//     ago" is "a month ago"; days see above).
 //   - Halves: "half a year ago" (also "a half year ago"), "a year and a half ago", "one and a half
 //     years ago", "1.5 years ago", "two and a half weeks ago", "half an hour ago", and ahead "in a
 //     year and a half", "a year and a half from now": around that point. A half is counted in a
