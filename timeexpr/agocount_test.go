@@ -128,3 +128,8 @@ func TestFindAroundClock(t *testing.T) {
 		}
 	}
 }
+
+// "recent weeks" needs a preposition: "my recent weeks at the gym" may be any weeks.
+func TestFindRecentNeedsPreposition(t *testing.T) {
+	checkNone(t, []string{"my recent weeks at the gym", "recent years have been hard"}, Options{})
+}

@@ -279,8 +279,8 @@ func unitOf(t string) (unit string, plural bool) {
 // prior week".
 func (p *parser) rolling(i int) (result, bool) {
 	if p.is(i, "recent") {
-		// "in recent weeks" is "the past few weeks"
-		if unit, plural := unitOf(p.tok(i + 1)); plural && unit != "fortnight" {
+		// "in recent weeks" is "the past few weeks" ("my recent weeks at the gym" may be any)
+		if unit, plural := unitOf(p.tok(i + 1)); plural && unit != "fortnight" && p.is(i-1, "in", "over", "during", "throughout", "within", "across") {
 			return p.window(p.rollFrom(3, unit), p.today(1), i+2), true
 		}
 		return result{}, false

@@ -40,7 +40,7 @@
 //     "the prior day" and "the day prior" are yesterday alone, the day before today; "the prior 3
 //     days"), while
 //     "this past week" and "previous week" without "the" are the calendar week before this one.
-//     "in recent days|weeks|months|years" is "the past few" of them (3). "less than N units ago"
+//     "in|over|during recent days|weeks|months|years" is "the past few" of them (3). "less than N units ago"
 //     (also "under", "no|not more than") is "the past N units"; "just|slightly under ..." is not
 //     read that way (it is about N units ago).
 //   - Weekends: "last weekend" is Saturday and Sunday of the previous Monday-Sunday week, "this
