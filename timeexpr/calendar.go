@@ -17,6 +17,7 @@ type result struct {
 	weekly   bool // a bare weekday: the week was inferred
 	named    bool // fixed by a named date, month, season, holiday or year, not counted from now
 	composed bool // read from the day it was said on (compose.go)
+	part     bool // a part of one day ("this morning", "last night"): a time of day may narrow it
 }
 
 // date returns midnight of y-m-d (normalised) in the parser's location.
@@ -87,7 +88,7 @@ func (p *parser) dayPart(r result, part string) result {
 	default:
 		return r
 	}
-	r.oneDay = false
+	r.oneDay, r.part = false, true
 	return r
 }
 

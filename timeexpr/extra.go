@@ -86,10 +86,39 @@ func (p *parser) clockFirst(i int) (result, bool) {
 	p.inClock = true
 	r, ok := p.expr(p.opt(j, "on", ","), true)
 	p.inClock = false
+	if ok && r.part {
+		return p.clockInPart(r, h, m, r.end, false) // "at 11pm last night"
+	}
 	if !ok || !r.oneDay {
 		return result{}, false
 	}
 	return p.atClock(r, h, m, r.end), true
+}
+
+// bareHour reads an hour without am or pm ("at 9" after "this morning"): 1 to 12, as in the
+// morning or the afternoon; clockInPart picks the one in the part of the day.
+func (p *parser) bareHour(i int) (h, m, next int, ok bool) {
+	if v := p.num(i); v >= 1 && v <= 12 && len(p.tok(i)) <= 2 && !p.isUnit(i+1) && !p.is(i+1, ".", "/", "-") {
+		return v % 12, 0, i + 1, true
+	}
+	return 0, 0, i, false
+}
+
+// clockInPart narrows a part of a day r to the hour starting at h:m, the next day's after
+// midnight ("last night at 2am"); a bare hour (flip) may also be h+12 ("last night at 11" is
+// 23:00). A time outside the part ("this morning at 3pm") is no match.
+func (p *parser) clockInPart(r result, h, m, end int, flip bool) (result, bool) {
+	y, mo, d := r.from.Date()
+	for _, hh := range []int{h, h + 12, h + 24, h + 36} {
+		if !flip && (hh-h)%24 != 0 {
+			continue
+		}
+		t := time.Date(y, mo, d, hh, m, 0, 0, p.loc)
+		if !t.Before(r.from) && t.Before(r.to) {
+			return result{kind: Exact, from: t, to: t.Add(time.Hour), end: end, named: r.named}, true
+		}
+	}
+	return result{}, false
 }
 
 // possessive skips "'s" (or "’s") glued to token i-1 and returns the next index, else i.

@@ -56,7 +56,9 @@ func FuzzFind(f *testing.F) {
 		"the 21st of last month", "two weeks ago on Saturday", "the end of last week", "Q3 2023", "q1x", "the first days of May",
 		"over Easter", "How many days ago did I buy the car?", "1.5 years ago", "a year and a half ago",
 		"between the 3rd and the 5th", "the week prior to May 4", "last week on Friday evening", "the late 80s",
-		"the night of the 12th"} {
+		"the night of the 12th", "a week ago today", "three or four days ago", "a week or two ago", "less than a week ago",
+		"in recent weeks", "Monday the 2nd", "during Christmas break", "over Thanksgiving break", "last night at 11",
+		"at 2am last night", "on this day last year", "around 3pm yesterday"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")

@@ -50,19 +50,31 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	if best.oneDay {
 		j := best.end
 		if p.is(j, "morning", "afternoon", "evening", "night") {
-			r := p.dayPart(best, p.tok(j))
-			r.end = j + 1
-			return r, true
+			best = p.dayPart(best, p.tok(j))
+			best.end = j + 1
 		} else if k := p.seq(j, "in", "the"); k >= 0 && p.is(k, "morning", "afternoon", "evening") {
-			r := p.dayPart(best, p.tok(k))
-			r.end = k + 1
-			return r, true
+			best = p.dayPart(best, p.tok(k))
+			best.end = k + 1
 		} else if k := p.seq(j, "at", "night"); k >= 0 {
-			r := p.dayPart(best, "night")
-			r.end = k
-			return r, true
+			best = p.dayPart(best, "night")
+			best.end = k
 		} else if h, m, next, ok := p.clock(p.opt(j, "at", "around")); ok {
 			return p.atClock(best, h, m, next), true
+		}
+	}
+	if best.part {
+		// "this morning at 9", "last night at 11pm": the hour, when it lies in that part
+		k := p.opt(best.end, "at", "around")
+		h, m, next, ok := p.clock(k)
+		flip := false
+		if !ok && k > best.end {
+			h, m, next, ok = p.bareHour(k)
+			flip = true
+		}
+		if ok {
+			if r, ok := p.clockInPart(best, h, m, next, flip); ok {
+				return r, true
+			}
 		}
 	}
 	return best, true

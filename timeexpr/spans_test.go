@@ -200,3 +200,22 @@ func TestFindDayPartOf(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"the night of the party", "the morning of the 5th floor", "the morning of my wedding"}, Options{})
 }
+
+// A time of day narrows a part of a day to its hour: "this morning at 9" is 09:00, "last night
+// at 11pm" and "at 11 last night" 23:00, "last night at 2am" the next day's 02:00; they read as
+// the whole part. One outside the part ("this morning at 3pm") leaves the part.
+func TestFindClockInPart(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"this morning at 9", "this morning at 9", "2023-10-25 09:00", "2023-10-25 10:00"},
+		{"at 9am this morning", "at 9am this morning", "2023-10-25 09:00", "2023-10-25 10:00"},
+		{"last night at 11pm", "last night at 11pm", "2023-10-24 23:00", "2023-10-25 00:00"},
+		{"at 11pm last night", "at 11pm last night", "2023-10-24 23:00", "2023-10-25 00:00"},
+		{"last night at 11", "last night at 11", "2023-10-24 23:00", "2023-10-25 00:00"},
+		{"last night at 2am", "last night at 2am", "2023-10-25 02:00", "2023-10-25 03:00"},
+		{"this afternoon around 2", "this afternoon around 2", "2023-10-25 14:00", "2023-10-25 15:00"},
+		{"Monday evening at 8", "Monday evening at 8", "2023-10-23 20:00", "2023-10-23 21:00"},
+		{"this morning at 3pm", "this morning", "2023-10-25 05:00", "2023-10-25 12:00"},
+		{"this evening at 9am", "this evening", "2023-10-25 17:00", "2023-10-26 00:00"},
+		{"this morning at 9 people came", "this morning", "2023-10-25 05:00", "2023-10-25 12:00"},
+	}, Options{})
+}

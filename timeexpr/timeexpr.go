@@ -28,7 +28,11 @@
 //   - Parts of a day: morning [05:00, 12:00), afternoon [12:00, 18:00), evening [17:00, 24:00),
 //     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's; they also
 //     refine any single day ("yesterday morning", "Monday evening", "the evening of May 4", "on the
-//     morning of the 5th", "the night of the 12th"; a bare ordinal day as "on the 4th").
+//     morning of the 5th", "the night of the 12th"; a bare ordinal day as "on the 4th"). A time of
+//     day narrows a part to its hour when it lies in it: "this morning at 9", "at 9am this
+//     morning" are [09:00, 10:00), "last night at 11" 23:00 (a bare hour after "at" or "around"
+//     is am or pm as the part says), "last night at 2am" the next day's 02:00; "this morning at
+//     3pm" stays the morning.
 //   - "last/this/next week|month|year": the previous, current or next calendar unit, e.g. "this week"
 //     is [Monday 00:00, next Monday 00:00). "the week before last" is the week before last week.
 //     "earlier this week|month|year" (also "earlier in the week|month|year", "earlier in the
