@@ -64,6 +64,8 @@ var weekOrdinals = map[string]int{
 
 // partOf reads parts of a month or year that count days from its start or end:
 //   - "the first|second|third|fourth|last week of X": days 1-7, 8-14, 15-21, 22-28, the final 7;
+//     of a year too, counted from January 1 ("the third week of 2023" is January 15-21), as a
+//     person counting weeks means; the ISO week is "week 3 of 2023" (weekNumber);
 //   - "the first|second half of X": a month's days 1-15 and 16-end, a year's January-June and
 //     July-December;
 //   - "the first|last few days of X" (also "the first|last days of X"): the first or the final 5
@@ -122,9 +124,6 @@ func (p *parser) partOf(i int) (result, bool) {
 	}
 	if count > 0 {
 		return p.counted(x, month, n, what, count)
-	}
-	if what == "week" && !month && n != 1 && n != -1 {
-		return result{}, false // "the third week of 2023" reads as a week number: not understood
 	}
 	size := 7
 	if what == "few" {

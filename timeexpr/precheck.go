@@ -54,7 +54,20 @@ func trigger(t token) bool {
 	if c := t.text[0]; c >= '0' && c <= '9' {
 		return true
 	}
-	return triggerWords[t.text]
+	return triggerWords[t.text] || weekToken(t)
+}
+
+// weekToken reports whether t is a week number written as one token, "W46" or "KW46" (see
+// weekNumber).
+func weekToken(t token) bool {
+	s := t.text
+	if !t.upper || len(s) < 2 || len(s) > 4 {
+		return false
+	}
+	if s[0] == 'k' {
+		s = s[1:]
+	}
+	return len(s) >= 2 && len(s) <= 3 && s[0] == 'w' && s[1] >= '0' && s[1] <= '9'
 }
 
 // lastTrigger returns the index of the last trigger token, or -1.

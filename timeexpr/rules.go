@@ -42,6 +42,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.holiday(i, ctx))
 	try(p.holidaySeason(i, ctx))
 	try(p.quarter(i))
+	try(p.weekNumber(i, ctx))
 	try(p.thisTimeLast(i))
 	try(p.clockFirst(i))
 	if !found {

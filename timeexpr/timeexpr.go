@@ -99,8 +99,9 @@
 //     2023", "last month") or "the month" (this one). Of a year: "the first half of 2023" is
 //     January-June, "the second half" July-December, "the first|last week of the year" January
 //     1-7 and December 25-31, "the first|last few days" the first and final 5 days, "the
-//     first|last N days|weeks|months of 2023" likewise; "the third week of 2023" is not understood
-//     (it reads as a week number). Of anything else it is none: "the last week of school" is
+//     first|last N days|weeks|months of 2023" likewise, and "the second|third|fourth week of
+//     2023" are January 8-14, 15-21 and 22-28, counted from January 1 like the first (the ISO week
+//     is "week 3 of 2023", below). Of anything else it is none: "the last week of school" is
 //     neither last week nor the past 7 days.
 //   - Decades: "in the 90s", "the 1990s", "the '90s", "the 90's", "the nineties", "during the
 //     2010s": [1990-01-01, 2000-01-01) and so on; "the early|mid|late 2000s" (also "the mid-90s")
@@ -115,6 +116,18 @@
 //     one that has started ("in Q1", "Q1 results"; a bare "Q1" needs no preposition, but "q1x",
 //     "Q10", "q1.txt" are not quarters). "last|this|next quarter" (also "the last quarter") are
 //     the previous, current and next calendar quarter; "the first quarter of the game" is none.
+//   - Week numbers are ISO 8601 weeks, Monday to Sunday, week 1 the one holding the year's first
+//     Thursday: "week 46", "in week 46", "wk 46", "KW 46", "W46", "KW46", "2026-W46", with a year
+//     "week 46 of 2025", "week 46 2025", "week 46, 2025", "week 46 last year"; "2026-W46-3" is
+//     that week's third day (Wednesday). Without a year, like a month, the most recent such week
+//     that has started (in a clause about plans the first that has not ended); "week 53" is the
+//     most recent year's that has one, and a year without it ("2025-W53") is none. To keep a
+//     week of something else out, the number is one or two digits from 1 to 53 standing alone
+//     ("week 3.5", "week 3-4", "W46.txt" are none), followed by no unit ("week 3 days") and no
+//     "of" but before a year ("week 3 of the course" is none), and "week" has no determiner or
+//     possessive before it ("the week 1 meeting", "my week 3 check-in", "per week 40 hours").
+//     "W46" and "KW46" need an upper-case W or K and two digits, or a preposition for one ("in
+//     W7"; "my W2 form" is a tax form); "2026-W46" has exactly two.
 //   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the
 //     current ones): "at the end of the year" is September-December. "the beginning|start of",
 //     "the middle of" and "the end of" a calendar week ("last|this|next week", "the week") are its
@@ -274,9 +287,9 @@
 // mark or the end follows), so "yesterday, May 4 was fun" stays two expressions; "(D" needs its
 // ")". Find prefers such a match over any other (see Find).
 //
-// Not understood (left for later): "the turn of the year", week numbers ("week 12", "the third
-// week of 2023"), holidays of other countries (Canadian Thanksgiving, UK bank holidays), "N days
-// later" counted from a story's own time, languages other than English.
+// Not understood (left for later): "the turn of the year", holidays of other countries (Canadian
+// Thanksgiving, UK bank holidays), "N days later" counted from a story's own time, languages other
+// than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
