@@ -6,6 +6,14 @@ import "time"
 type holidaySpec struct {
 	on   func(y int) (time.Month, int)
 	long [2]int // "<holiday> weekend": days from the holiday to its first and past its last day; zero: by weekday (longWeekend)
+	the  bool   // the name takes "the": "the May bank holiday"
+}
+
+// bankHoliday is a UK bank holiday by its weekday rule: "the May bank holiday".
+func bankHoliday(n int, m time.Month) holidaySpec {
+	h := nth(n, time.Monday, m)
+	h.the = true
+	return h
 }
 
 func fixed(m time.Month, d int) holidaySpec {
@@ -158,6 +166,58 @@ func (p *parser) holidayName(j int) (h holidaySpec, next int, ok bool) {
 		if k := day(j+1, true); k > 0 {
 			return nth(3, time.Monday, time.February), k, true
 		}
+	case "canadian":
+		if p.is(j+1, "thanksgiving") {
+			return nth(2, time.Monday, time.October), p.opt(j+2, "day"), true
+		}
+	case "columbus":
+		if p.is(j+1, "day") {
+			return nth(2, time.Monday, time.October), j + 2, true
+		}
+	case "indigenous":
+		if p.is(j+1, "peoples", "people") {
+			if k := day(j+2, true); k > 0 {
+				return nth(2, time.Monday, time.October), k, true
+			}
+		}
+	case "veterans", "veteran":
+		if k := day(j+1, true); k > 0 {
+			return fixed(11, 11), k, true
+		}
+	case "juneteenth":
+		return fixed(6, 19), p.opt(j+1, "day"), true
+	case "groundhog":
+		if k := day(j+1, true); k > 0 {
+			return fixed(2, 2), k, true
+		}
+	case "earth":
+		if p.is(j+1, "day") {
+			return fixed(4, 22), j + 2, true
+		}
+	case "cinco":
+		if k := p.seq(j+1, "de", "mayo"); k > 0 {
+			return fixed(5, 5), k, true
+		}
+	case "may", "early", "late", "spring", "august":
+		// UK bank holidays: "the (early) May bank holiday" is the first Monday of May, "the spring
+		// (or late May) bank holiday" the last, "the August bank holiday" the last of August
+		k := j
+		if t == "early" || t == "late" {
+			if !p.is(j+1, "may") {
+				return h, j, false
+			}
+			k = j + 1
+		}
+		if n := p.seq(k+1, "bank", "holiday"); n > 0 {
+			n = p.opt(n, "monday")
+			switch {
+			case t == "august":
+				return bankHoliday(-1, time.August), n, true
+			case t == "spring" || t == "late":
+				return bankHoliday(-1, time.May), n, true
+			}
+			return bankHoliday(1, time.May), n, true
+		}
 	case "fourth", "4th":
 		if p.seq(j+1, "of", "july") > 0 {
 			return fixed(7, 4), j + 3, true
@@ -183,10 +243,12 @@ var notHoliday = map[string]bool{
 }
 
 // holiday reads holidays: Christmas (Eve, Day), New Year's (Eve, Day), Halloween, Valentine's Day,
-// St. Patrick's Day, Independence Day, the Fourth of July, Boxing Day, and movable ones: Easter
-// (Sunday, Monday), Good Friday, Thanksgiving (US), Memorial Day, Labor Day, Mother's Day, Father's
-// Day (US), Martin Luther King Jr. Day, Presidents' Day. A bare holiday needs a preposition,
-// last/this/next, a year or "weekend" after it ("the Christmas tree" is not a date).
+// St. Patrick's Day, Independence Day, the Fourth of July, Boxing Day, Juneteenth, Veterans Day,
+// Groundhog Day, Earth Day, Cinco de Mayo, and movable ones: Easter (Sunday, Monday), Good Friday,
+// Thanksgiving (US), Memorial Day, Labor Day, Mother's Day, Father's Day (US), Martin Luther King
+// Jr. Day, Presidents' Day, Columbus Day, Indigenous Peoples' Day, Canadian Thanksgiving and the
+// UK's May, spring and August bank holidays. A bare holiday needs a preposition, last/this/next,
+// a year or "weekend" after it ("the Christmas tree" is not a date).
 func (p *parser) holiday(i int, ctx bool) (result, bool) {
 	return p.holidayRead(i, ctx, false)
 }
@@ -215,6 +277,12 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 	h, j, ok := p.holidayName(j)
 	if !ok || notHoliday[p.tok(j)] {
 		return result{}, false
+	}
+	if p.is(j-1, "day") && p.is(j, "before", "after") && p.is(j+1, "yesterday", "tomorrow") {
+		return result{}, false // "in Columbus day before yesterday" is a place
+	}
+	if h.the {
+		the = false // "the May bank holiday" is the day, "over the May bank holiday" its weekend
 	}
 	brk := p.is(j, breakWords...) && !p.is(j-1, "day", "eve", "sunday", "monday", "friday")
 	if brk && p.is(name, "christmas", "xmas") {

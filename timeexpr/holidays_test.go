@@ -69,6 +69,48 @@ func TestFindHolidays(t *testing.T) {
 	}, Options{})
 }
 
+// Holidays added with the UK bank holidays, at the fixed clocks (Wednesday 2023-10-25): Columbus
+// Day and Canadian Thanksgiving were Monday October 9, Veterans Day is 2022's.
+var moreHolidayCases = []exactCase{
+	{"on Canadian Thanksgiving", "on Canadian Thanksgiving", "2023-10-09", "2023-10-10"},
+	{"Canadian Thanksgiving weekend", "Canadian Thanksgiving weekend", "2023-10-07", "2023-10-10"},
+	{"Canadian Thanksgiving Day 2022", "Canadian Thanksgiving Day 2022", "2022-10-10", "2022-10-11"},
+	{"on Columbus Day", "on Columbus Day", "2023-10-09", "2023-10-10"},
+	{"on Indigenous Peoples' Day 2022", "on Indigenous Peoples' Day 2022", "2022-10-10", "2022-10-11"},
+	{"on Indigenous People's Day", "on Indigenous People's Day", "2023-10-09", "2023-10-10"},
+	{"on Veterans Day", "on Veterans Day", "2022-11-11", "2022-11-12"},
+	{"next Veterans' Day", "next Veterans' Day", "2023-11-11", "2023-11-12"},
+	{"on Juneteenth", "on Juneteenth", "2023-06-19", "2023-06-20"},
+	{"Juneteenth 2021", "Juneteenth 2021", "2021-06-19", "2021-06-20"},
+	{"on Groundhog Day", "on Groundhog Day", "2023-02-02", "2023-02-03"},
+	{"on Earth Day", "on Earth Day", "2023-04-22", "2023-04-23"},
+	{"on Cinco de Mayo", "on Cinco de Mayo", "2023-05-05", "2023-05-06"},
+	{"on the May bank holiday", "on the May bank holiday", "2023-05-01", "2023-05-02"},
+	{"the early May bank holiday 2022", "the early May bank holiday 2022", "2022-05-02", "2022-05-03"},
+	{"on the spring bank holiday", "on the spring bank holiday", "2023-05-29", "2023-05-30"},
+	{"on the late May bank holiday", "on the late May bank holiday", "2023-05-29", "2023-05-30"},
+	{"on the August bank holiday", "on the August bank holiday", "2023-08-28", "2023-08-29"},
+	{"on August bank holiday Monday", "on August bank holiday Monday", "2023-08-28", "2023-08-29"},
+	{"over the August bank holiday", "over the August bank holiday", "2023-08-26", "2023-08-29"},
+	{"the May bank holiday weekend", "the May bank holiday weekend", "2023-04-29", "2023-05-02"},
+	{"last August bank holiday", "last August bank holiday", "2023-08-28", "2023-08-29"},
+	// "Columbus" is also a city
+	{"I was in Columbus day before yesterday", "day before yesterday", "2023-10-23", "2023-10-24"},
+}
+
+func TestFindMoreHolidays(t *testing.T) {
+	checkExact(t, moreHolidayCases, Options{})
+	checkNone(t, []string{
+		"I watched Groundhog Day",
+		"it felt like Groundhog Day",
+		"the Veterans Day parade",
+		"the spring bank holiday", // a holiday needs a preposition, as "the Christmas tree"
+		"pass the mayo",
+		"on the bank holiday", // which one is not said
+		"the Canadian Thanksgiving sale",
+	}, Options{})
+}
+
 // The computus against published Easter dates, including the earliest and latest possible.
 func TestEaster(t *testing.T) {
 	for y, want := range map[int]string{
@@ -96,6 +138,10 @@ func TestNthWeekday(t *testing.T) {
 		{nth(3, time.Monday, time.February), 2021, "02-15"},
 		{nth(2, time.Sunday, time.May), 2024, "05-12"},
 		{nth(3, time.Sunday, time.June), 2024, "06-16"},
+		{nth(2, time.Monday, time.October), 2024, "10-14"}, // Canadian Thanksgiving, Columbus Day
+		{bankHoliday(1, time.May), 2020, "05-04"},
+		{bankHoliday(-1, time.May), 2021, "05-31"},
+		{bankHoliday(-1, time.August), 2024, "08-26"},
 	} {
 		m, d := c.h.on(c.y)
 		if got := time.Date(c.y, m, d, 0, 0, 0, 0, time.UTC).Format("01-02"); got != c.want {

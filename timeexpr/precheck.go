@@ -23,7 +23,7 @@ var triggerWords = func() map[string]bool {
 		"first", "earliest", "last", "previous", "latest", "recent",
 		// seasons and holidays without "day" in their name
 		"spring", "summer", "autumn", "fall", "winter", "christmas", "xmas", "halloween", "nye",
-		"easter", "thanksgiving",
+		"easter", "thanksgiving", "juneteenth", "mayo",
 		// "the holidays", "the holiday season", "the festive season"
 		"holidays", "holiday", "festive",
 		// quarters

@@ -187,11 +187,18 @@
 //     "last Halloween", "Valentine's Day 2022", "at Easter"; like dates, without a year the most
 //     recent one not after today, "last Easter" the most recent before today, "next Easter" the
 //     first after today. Fixed: Christmas (Eve, Day), New Year's (Eve, Day), Halloween, Valentine's
-//     Day, St. Patrick's Day, Independence Day and the Fourth of July (US), Boxing Day. Movable:
-//     Easter (Sunday; Gregorian computus), Good Friday, Easter Monday, and the US Thanksgiving
-//     (fourth Thursday of November), Memorial Day (last Monday of May), Labor Day (first Monday of
-//     September), Mother's Day (second Sunday of May), Father's Day (third Sunday of June), Martin
-//     Luther King Jr. Day (third Monday of January), Presidents' Day (third Monday of February).
+//     Day, St. Patrick's Day, Independence Day and the Fourth of July (US), Boxing Day (December
+//     26), Juneteenth (June 19), Veterans Day (November 11), Groundhog Day (February 2), Earth Day
+//     (April 22), Cinco de Mayo (May 5). Movable: Easter (Sunday; Gregorian computus), Good
+//     Friday, Easter Monday, and the US Thanksgiving (fourth Thursday of November), Memorial Day
+//     (last Monday of May), Labor Day (first Monday of September), Mother's Day (second Sunday of
+//     May), Father's Day (third Sunday of June), Martin Luther King Jr. Day (third Monday of
+//     January), Presidents' Day (third Monday of February), Columbus Day and Indigenous Peoples'
+//     Day (second Monday of October), Canadian Thanksgiving (second Monday of October, only so
+//     named), and the UK bank holidays, which take "the": "the (early) May bank holiday" (first
+//     Monday of May), "the spring|late May bank holiday" (last Monday of May), "the August bank
+//     holiday" (last Monday of August; "over the August bank holiday" is its long weekend, a bare
+//     "the bank holiday" none). Lunar holidays (Diwali, Hanukkah) are not understood.
 //     "<holiday> weekend" needs nothing before it: "Easter weekend" is Good Friday to Easter Monday;
 //     otherwise the long weekend the holiday makes by its weekday: Thursday or Friday to Sunday
 //     ("Thanksgiving weekend" Thursday-Sunday), Saturday to Monday or Tuesday ("Memorial Day
@@ -287,9 +294,9 @@
 // mark or the end follows), so "yesterday, May 4 was fun" stays two expressions; "(D" needs its
 // ")". Find prefers such a match over any other (see Find).
 //
-// Not understood (left for later): "the turn of the year", holidays of other countries (Canadian
-// Thanksgiving, UK bank holidays), "N days later" counted from a story's own time, languages other
-// than English.
+// Not understood (left for later): "the turn of the year", holidays of other countries than
+// those listed, lunar ones (Diwali, Hanukkah), "N days later" counted from a story's own time,
+// languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
