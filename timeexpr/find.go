@@ -138,6 +138,9 @@ func (p *parser) match(i int) (result, bool) {
 			return result{kind: Exact, to: to, end: x.end, named: x.named}, true
 		}
 	case "around", "circa", "approximately", "roughly":
+		if r, ok := p.turnOfYear(i); ok {
+			return r, true // "around New Year" is the turn of the year, not January 1
+		}
 		if x, ok := p.expr(i+1, true); ok && x.kind == Exact {
 			mid := x.from.Add(x.to.Sub(x.from) / 2)
 			spread := max(x.to.Sub(x.from)/2, 2*day)
@@ -164,6 +167,9 @@ func (p *parser) match(i int) (result, bool) {
 		}
 	case "in", "during", "at", "over", "within", "throughout", "for":
 		if p.tok(i) == "over" {
+			if r, ok := p.turnOfYear(i); ok {
+				return r, true // "over the new year" is the turn of the year, not a long weekend
+			}
 			if r, ok := p.holidayOver(i + 1); ok {
 				if x, ok := p.expr(i+1, true); !ok || x.end <= r.end {
 					return r, true

@@ -414,3 +414,47 @@ func (p *parser) holidaySeason(i int, ctx bool) (result, bool) {
 	r.named = !hasMod
 	return r, true
 }
+
+// turnOfYear reads "the turn of the year" (with a preposition or none) and "over|around (the) New
+// Year('s)" without Day or Eve: vague around the midnight that begins the most recent January 1
+// not after today (in a clause about plans the coming one; "around New Year 2025" that year's),
+// spread 3 days, so a window from December 26 to January 7. "over New Year" is not the long
+// weekend of January 1, which would leave out New Year's Eve.
+func (p *parser) turnOfYear(i int) (result, bool) {
+	j := i
+	prep := p.is(i, "over", "around", "circa", "approximately", "roughly")
+	if prep {
+		j++
+	}
+	j = p.opt(j, "the")
+	hasYear, y := false, 0
+	if k := p.seq(j, "turn", "of", "the", "year"); k > 0 {
+		j = k
+	} else if prep && p.is(j, "new") {
+		k := -1
+		if p.is(j+1, "years") {
+			k = j + 2
+		} else if p.is(j+1, "year") {
+			k = p.possessive(j + 2)
+		}
+		if k < 0 || p.is(k, "day", "eve", "weekend", "resolution", "resolutions") || p.is(k, breakWords...) || notHoliday[p.tok(k)] {
+			return result{}, false // "around New Year's Eve" is the holiday's
+		}
+		j = k
+		y, j, hasYear = p.yearSuffix(j)
+		if !hasYear {
+			j = k
+		}
+	} else {
+		return result{}, false
+	}
+	if !hasYear {
+		y = p.now.Year()
+		if p.upcoming(i) && p.date(y, 1, 1).Before(p.today(0)) {
+			y++ // the coming one
+		}
+	}
+	r := p.vague(p.date(y, 1, 1), 3*day, j)
+	r.named = true
+	return r, true
+}

@@ -41,6 +41,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.seasonRule(i, ctx))
 	try(p.holiday(i, ctx))
 	try(p.holidaySeason(i, ctx))
+	try(p.turnOfYear(i))
 	try(p.quarter(i))
 	try(p.weekNumber(i, ctx))
 	try(p.thisTimeLast(i))

@@ -251,6 +251,12 @@
 //     ("during Christmas break"; "last Christmas break" the most recent that has ended). Another
 //     holiday's break ("over Thanksgiving break", "during the Easter holidays") is around the
 //     middle of its long weekend ("<holiday> weekend") ±3d: schools' and firms' breaks vary.
+//   - "the turn of the year" (with a preposition or none: "at|around|since the turn of the year"),
+//     "over|around (the) New Year('s)": around the midnight that begins the most recent January 1
+//     not after today (in a clause about plans the coming one; "over New Year 2021" that year's),
+//     ±3d, so a window from December 26 to January 7. "over New Year" is not the long weekend of
+//     January 1, which would leave out New Year's Eve; "over|around New Year's Day|Eve" and "at
+//     New Year" are the holiday, "in the new year" and "my new year resolution" no time.
 //
 // # Plans
 //
@@ -294,8 +300,7 @@
 // mark or the end follows), so "yesterday, May 4 was fun" stays two expressions; "(D" needs its
 // ")". Find prefers such a match over any other (see Find).
 //
-// Not understood (left for later): "the turn of the year", holidays of other countries than
-// those listed, lunar ones (Diwali, Hanukkah), "N days later" counted from a story's own time,
+// Not understood (left for later): holidays of other countries than those listed, lunar ones (Diwali, Hanukkah), "N days later" counted from a story's own time,
 // languages other than English.
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
