@@ -124,8 +124,10 @@
 //     most recent year's that has one, and a year without it ("2025-W53") is none. To keep a
 //     week of something else out, the number is one or two digits from 1 to 53 standing alone
 //     ("week 3.5", "week 3-4", "W46.txt" are none), followed by no unit ("week 3 days") and no
-//     "of" but before a year ("week 3 of the course" is none), and "week" has no determiner or
-//     possessive before it ("the week 1 meeting", "my week 3 check-in", "per week 40 hours").
+//     "of" but before a year or a month ("week 3 of the course" is none), and "week" has no
+//     determiner or possessive before it ("the week 1 meeting", "my week 3 check-in", "per week
+//     40 hours"). "week 3 of May" is a week of a month, days 15-21 as "the third week of May";
+//     "week 3 of the year" the ISO week.
 //     "W46" and "KW46" need an upper-case W or K and two digits, or a preposition for one ("in
 //     W7"; "my W2 form" is a tax form); "2026-W46" has exactly two.
 //   - "early/mid/late", "the beginning/middle/end of" also take "the month" and "the year" (the

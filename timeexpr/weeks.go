@@ -12,10 +12,12 @@ var weekNumberNotAfter = map[string]bool{
 
 // weekNumber reads an ISO 8601 week (Monday to Sunday; week 1 holds the year's first Thursday):
 //   - "week 46", "wk 46", "KW 46" (German), with a year after it as a date takes one ("week 46 of
-//     2025", "week 46 2025", "week 46, 2025", "week 46 last year"). The number is 1 to 53 in one
-//     or two digits standing alone ("week 3.5", "week 3-4" are none); none when a unit follows
-//     ("week 3 days"), "of" without a year ("week 3 of the course") or when a determiner or
-//     possessive comes before ("the week 1 meeting", "my week 3 check-in", "per week 40 hours");
+//     2025", "week 46 2025", "week 46, 2025", "week 46 last year", "week 46 of the year"). The
+//     number is 1 to 53 in one or two digits standing alone ("week 3.5", "week 3-4" are none);
+//     none when a unit follows ("week 3 days"), "of" with neither a year nor a month ("week 3 of
+//     the course") or when a determiner or possessive comes before ("the week 1 meeting", "my
+//     week 3 check-in", "per week 40 hours"). "week 3 of May" (any month "in" takes) is the
+//     month's days 15-21, as "the third week of May"; "week 5 of May" days 29-31;
 //   - "W46", "KW46": a token of an upper-case W or KW and one or two digits standing alone (as
 //     "Q1"); with one digit only after a preposition ("in W7"; "my W2 form" is a tax form);
 //   - "2026-W46" (exactly two digits), and "2026-W46-3" that week's third day, Wednesday.
@@ -82,7 +84,22 @@ func (p *parser) weekNumber(i int, ctx bool) (result, bool) {
 		return p.isoWeek(y, w, 0, end)
 	}
 	if p.is(j, "of") {
-		return result{}, false // "week 3 of the course", "week 3 of May"
+		x, month, ok := p.period(j + 1)
+		switch {
+		case !ok:
+			return result{}, false // "week 3 of the course"
+		case !month:
+			return p.isoWeek(x.from.Year(), w, 0, x.end) // "week 3 of the year"
+		}
+		// "week 3 of May" is the third week of the month, days 15-21, as "the third week of May"
+		// (not "3 of May", May 3)
+		from := p.addDays(x.from, 7*(w-1))
+		if !from.Before(x.to) {
+			return result{}, false
+		}
+		r := p.window(from, minTime(p.addDays(from, 7), x.to), x.end)
+		r.named = x.named
+		return r, true
 	}
 	y, _ := p.now.ISOWeek()
 	up := p.upcoming(i)
@@ -100,6 +117,13 @@ func (p *parser) weekNumber(i int, ctx bool) (result, bool) {
 		}
 	}
 	return result{}, false
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // weekNum returns the week number at token i (one or two digits, 1 to 53, standing alone), else 0.

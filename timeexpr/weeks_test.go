@@ -37,6 +37,11 @@ var weekNumberCases = []exactCase{
 	{"the third week of 2023", "the third week of 2023", "2023-01-15", "2023-01-22"},
 	{"in the second week of the year", "in the second week of the year", "2023-01-08", "2023-01-15"},
 	{"week 3 of 2023", "week 3 of 2023", "2023-01-16", "2023-01-23"},
+	{"week 3 of the year", "week 3 of the year", "2023-01-16", "2023-01-23"},
+	// a week of a month is counted in days, as "the third week of May" ("3 of May" is not May 3)
+	{"in week 3 of May", "in week 3 of May", "2023-05-15", "2023-05-22"},
+	{"week 5 of May", "week 5 of May", "2023-05-29", "2023-06-01"},
+	{"week 2 of last month", "week 2 of last month", "2023-09-08", "2023-09-15"},
 }
 
 func TestFindWeekNumber(t *testing.T) {
