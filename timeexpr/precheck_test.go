@@ -89,7 +89,7 @@ var precheckSole = []string{
 	"the day after tomorrow", "this morning", "this afternoon", "this evening", "tonight", "lately",
 	"recently", "moments ago", "earlier", "just now", "on the fifth", "in the next two weeks",
 	"in the noughties", "the twenties", "the thirties", "the forties", "the fifties", "the sixties",
-	"the seventies", "the eighties", "the nineties", "the W43 notes", "KW46", "on Juneteenth",
+	"the seventies", "the eighties", "the nineties", "notes from W43", "KW46", "on Juneteenth",
 	"on Cinco de Mayo",
 }
 

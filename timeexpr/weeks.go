@@ -18,8 +18,9 @@ var weekNumberNotAfter = map[string]bool{
 //     the course") or when a determiner or possessive comes before ("the week 1 meeting", "my
 //     week 3 check-in", "per week 40 hours"). "week 3 of May" (any month "in" takes) is the
 //     month's days 15-21, as "the third week of May"; "week 5 of May" days 29-31;
-//   - "W46", "KW46": a token of an upper-case W or KW and one or two digits standing alone (as
-//     "Q1"); with one digit only after a preposition ("in W7"; "my W2 form" is a tax form);
+//   - "W46", "KW46": a token of an upper-case W or KW and one or two digits standing alone; a W
+//     only after a preposition ("in W46", "during W7"), since "room W12", "upgrade to W10" and "my
+//     W2 form" are no weeks, and a window read from them would filter out what was asked for;
 //   - "2026-W46" (exactly two digits), and "2026-W46-3" that week's third day, Wednesday.
 //
 // Without a year it is the most recent such week that has started (in a clause about plans the
@@ -72,7 +73,7 @@ func (p *parser) weekNumber(i int, ctx bool) (result, bool) {
 		if !t.upper || len(t.text) < k+1 || len(t.text) > k+2 || t.text[k-1] != 'w' || k == 2 && t.text[0] != 'k' {
 			return result{}, false
 		}
-		if w = p.digits2(t.text[k:]); w < 1 || w > 53 || len(t.text) == k+1 && !ctx {
+		if w = p.digits2(t.text[k:]); w < 1 || w > 53 || k == 1 && !ctx {
 			return result{}, false
 		}
 		if p.glued(i) && !p.is(i-1, "(", "\"", "'", "“", "‘") || !p.standsAlone(i+1) {
