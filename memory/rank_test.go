@@ -531,7 +531,7 @@ func TestUnseenWordNearest(t *testing.T) {
 		rmem("c", "a fable of a falcon", 3),
 	)
 	sc := ix.scopes["s"] // rmem's scope
-	for i := range 50 { // map order varies between iterations
+	for i := range 50 {  // map order varies between iterations
 		got := expandUnseen(sc, []weightedTerm{{"fesetiv", 1}})
 		if len(got) != 2 || got[1].term != "festiv" {
 			t.Fatalf("run %d: expandUnseen(fesetiv) = %v, want fesetiv and festiv", i, got)

@@ -140,12 +140,17 @@ func (p *parser) endOfClause(i int) bool {
 
 // num returns the value of token i when it is 1 to 4 digits, else -1.
 func (p *parser) num(i int) int {
-	t := p.tok(i)
-	if t == "" || len(t) > 4 {
+	return digitsValue(p.tok(i), 4)
+}
+
+// digitsValue returns the value of s when it is 1 to maxLen ASCII digits,
+// else -1.
+func digitsValue(s string, maxLen int) int {
+	if s == "" || len(s) > maxLen {
 		return -1
 	}
 	n := 0
-	for _, c := range []byte(t) {
+	for _, c := range []byte(s) {
 		if c < '0' || c > '9' {
 			return -1
 		}

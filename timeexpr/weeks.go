@@ -150,17 +150,7 @@ func (p *parser) standsAlone(j int) bool {
 
 // digits2 returns the value of one or two ASCII digits, else -1.
 func (p *parser) digits2(s string) int {
-	if len(s) < 1 || len(s) > 2 {
-		return -1
-	}
-	n := 0
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
+	return digitsValue(s, 2)
 }
 
 // weeksIn returns the number of ISO weeks of ISO year y, 52 or 53 (December 28 is always in the
