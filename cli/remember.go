@@ -95,11 +95,8 @@ func parseTime(s string, now time.Time, o timeexpr.Options) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2024-05-04T09:00:00Z), a date (2024-05-04) or a time expression I understand (\"yesterday\", \"last Monday\")", s)
 	}
-	switch {
-	case m.Kind == timeexpr.Vague:
-		return m.Anchor, nil
-	case m.Kind == timeexpr.Exact && !m.From.IsZero():
-		return m.From, nil
+	if t := m.Instant(false); !t.IsZero() {
+		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("%q does not name a point in time: give a date like 2024-05-04", s)
 }

@@ -108,3 +108,30 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchInstant: the one instant of a match, for a memory's time and the bounds of a range.
+func TestMatchInstant(t *testing.T) {
+	now := time.Date(2026, 11, 19, 15, 30, 0, 0, time.UTC) // a Thursday
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		in         string
+		start, end time.Time
+	}{
+		{"yesterday", day(11, 18), day(11, 19)},
+		{"last week", day(11, 9), day(11, 16)},
+		{"a few days ago", now.AddDate(0, 0, -3), now.AddDate(0, 0, -3)},
+		{"before May", time.Time{}, day(5, 1)},
+		{"our first conversation", time.Time{}, time.Time{}},
+	} {
+		m, err := Parse(c.in, now, time.UTC)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", c.in, err)
+		}
+		if got := m.Instant(false); !got.Equal(c.start) {
+			t.Errorf("%q: Instant(false) = %v, want %v", c.in, got, c.start)
+		}
+		if got := m.Instant(true); !got.Equal(c.end) {
+			t.Errorf("%q: Instant(true) = %v, want %v", c.in, got, c.end)
+		}
+	}
+}

@@ -484,6 +484,23 @@ func ParseWith(s string, now time.Time, opt Options) (Match, error) {
 	return m, nil
 }
 
+// Instant returns the one instant the match names where a single time is wanted (a memory's
+// time, a bound of a range): an exact window's From, or its To when atEnd; a vague expression's
+// Anchor. It is zero for a side the window leaves open ("before May" has no From) and for the
+// conversational anchors, whose time only the caller knows.
+func (m Match) Instant(atEnd bool) time.Time {
+	switch m.Kind {
+	case Exact:
+		if atEnd {
+			return m.To
+		}
+		return m.From
+	case Vague:
+		return m.Anchor
+	}
+	return time.Time{}
+}
+
 // String renders the match for people, e.g. "2023-05-04 (yesterday)", "2023-04-01 .. 2023-04-10",
 // "around 2023-10-22 ±2d (a few days ago)" or "first conversation".
 func (m Match) String() string {

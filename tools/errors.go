@@ -170,16 +170,7 @@ func (d Deps) parseTime(field, s string, bound timeBound) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, invalidf("%s %s is not a time I understand: use RFC 3339 like 2026-05-08T14:30:00+02:00, a date like 2026-05-08, or words like \"yesterday\" or \"last Monday\"", field, memory.Quote(s))
 	}
-	var t time.Time
-	switch m.Kind {
-	case timeexpr.Exact:
-		t = m.From
-		if bound == atEnd {
-			t = m.To
-		}
-	case timeexpr.Vague:
-		t = m.Anchor
-	}
+	t := m.Instant(bound == atEnd)
 	if t.IsZero() {
 		return time.Time{}, invalidf("%s %s does not name a point in time: give a date like 2026-05-08 or a time like 2026-05-08T14:30:00+02:00", field, memory.Quote(s))
 	}
