@@ -32,6 +32,13 @@ func rmem(id, content string, days int, tags ...string) Memory {
 		Time: rankDay0.AddDate(0, 0, days), Strength: 1}
 }
 
+// rturn is turn seq of thread "t", said at rankDay0.
+func rturn(id, content string, seq int) Memory {
+	m := rmem(id, content, 0)
+	m.Thread, m.Seq = "t", seq
+	return m
+}
+
 func newTestIndex(rk Ranking) *index {
 	return newIndex(indexOptions{Ranking: rk, Embed: rankEmbedder.Func, Location: time.UTC})
 }

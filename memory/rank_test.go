@@ -297,15 +297,10 @@ func TestRankNeighbours(t *testing.T) {
 	rk := DefaultRanking()
 	rk.PrevWeight, rk.NextWeight = 0.3, 0.1
 	ix := newTestIndex(rk)
-	turn := func(id, text string, seq int) Memory {
-		m := rmem(id, text, 0)
-		m.Thread, m.Seq = "t", seq
-		return m
-	}
 	putAll(t, ix,
-		turn("q", "Caroline: what instrument do you play?", 1),
-		turn("a", "Melanie: the violin, since I was six", 2),
-		turn("z", "Melanie: unrelated chatter about weather", 3),
+		rturn("q", "Caroline: what instrument do you play?", 1),
+		rturn("a", "Melanie: the violin, since I was six", 2),
+		rturn("z", "Melanie: unrelated chatter about weather", 3),
 	)
 	got, _ := rankIDs(t, ix, search{terms: queryTerms("instrument")})
 	if !slices.Contains(got, "a") {
@@ -316,10 +311,10 @@ func TestRankNeighbours(t *testing.T) {
 	rk.VectorWeight, rk.PRFTerms = 0, 0
 	ix = newTestIndex(rk)
 	putAll(t, ix,
-		turn("q", "Caroline: the camping trip was fun.", 1),
-		turn("m", "Melanie: so good", 2),
-		turn("a", "Melanie: we roasted marshmallows by the fire", 3),
-		turn("z", "Caroline: sounds lovely, I baked bread", 4),
+		rturn("q", "Caroline: the camping trip was fun.", 1),
+		rturn("m", "Melanie: so good", 2),
+		rturn("a", "Melanie: we roasted marshmallows by the fire", 3),
+		rturn("z", "Caroline: sounds lovely, I baked bread", 4),
 	)
 	got, _ = rankIDs(t, ix, search{terms: queryTerms("camping trip")})
 	if !slices.Equal(got, []string{"q", "m", "a"}) {
@@ -426,15 +421,10 @@ func TestRankAnswerAfterQuestion(t *testing.T) {
 	rk := DefaultRanking()
 	rk.VectorWeight, rk.PRFTerms = 0, 0
 	ix := newTestIndex(rk)
-	turn := func(id, text string, seq int) Memory {
-		m := rmem(id, text, 0)
-		m.Thread, m.Seq = "t", seq
-		return m
-	}
 	putAll(t, ix,
-		turn("q", "Caroline: What got you into running?", 1),
-		turn("a", "Melanie: It clears my head after work, and I sleep better.", 2),
-		turn("s", "Melanie: I bought new shoes for running.", 3),
+		rturn("q", "Caroline: What got you into running?", 1),
+		rturn("a", "Melanie: It clears my head after work, and I sleep better.", 2),
+		rturn("s", "Melanie: I bought new shoes for running.", 3),
 	)
 	// The question shares the word but is penalised; its answer inherits
 	// answerWeight of it and outranks it.
