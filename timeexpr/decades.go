@@ -26,13 +26,7 @@ func (p *parser) decadeToken(j int) (v, digits, next int, ok bool) {
 	default:
 		return 0, 0, j, false
 	}
-	for _, c := range []byte(t) {
-		if c < '0' || c > '9' {
-			return 0, 0, j, false
-		}
-		v = v*10 + int(c-'0')
-	}
-	if v%10 != 0 {
+	if v = digitsValue(t, 4); v < 0 || v%10 != 0 {
 		return 0, 0, j, false
 	}
 	return v, len(t), next, true

@@ -205,14 +205,7 @@ func (p *parser) dayNum(i int) (d, next int, ordinal, ok bool) {
 	if len(t) >= 3 && len(t) <= 4 {
 		digits, suf := t[:len(t)-2], t[len(t)-2:]
 		if suf == "st" || suf == "nd" || suf == "rd" || suf == "th" {
-			v := 0
-			for _, c := range []byte(digits) {
-				if c < '0' || c > '9' {
-					return 0, i, false, false
-				}
-				v = v*10 + int(c-'0')
-			}
-			if v >= 1 && v <= 31 {
+			if v := digitsValue(digits, 2); v >= 1 && v <= 31 {
 				return v, i + 1, true, true
 			}
 		}
