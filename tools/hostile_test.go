@@ -449,19 +449,7 @@ type hostileClient struct {
 func hostileConnect(t testing.TB, d Deps) *hostileClient {
 	t.Helper()
 	srv := newServer(d, server.WithOutputSchemaValidation())
-	c, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "tools-hostile", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	c, _ := startClient(t, srv, "tools-hostile")
 	return &hostileClient{c: c, srv: srv}
 }
 

@@ -104,27 +104,21 @@ func (k clientKind) String() string { return [...]string{"modern", "legacy"}[k] 
 // the client declares the sampling capability.
 func connectWith(t *testing.T, srv *server.MCPServer, kind clientKind, h client.SamplingHandler) *client.Client {
 	t.Helper()
+	c, _ := startClient(t, srv, "tools-test", kind.options(h)...)
+	return c
+}
+
+// options are the client options of kind, with the sampling capability
+// when h is not nil.
+func (k clientKind) options(h client.SamplingHandler) []client.ClientOption {
 	var opts []client.ClientOption
-	if kind == legacyClient {
+	if k == legacyClient {
 		opts = append(opts, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	}
 	if h != nil {
 		opts = append(opts, client.WithSamplingHandler(h))
 	}
-	c, err := client.NewInProcessClientWithOptions(srv, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "tools-test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	return c
+	return opts
 }
 
 // twoRounds is a test tool: round one asks "a" and "b" at once, round two

@@ -42,26 +42,7 @@ func (r *fakeRoots) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListR
 // (answered by r) and, when h is not nil, sampling.
 func connectRoots(t *testing.T, srv *server.MCPServer, kind clientKind, r *fakeRoots, h client.SamplingHandler) *client.Client {
 	t.Helper()
-	opts := []client.ClientOption{client.WithRootsHandler(r)}
-	if kind == legacyClient {
-		opts = append(opts, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	}
-	if h != nil {
-		opts = append(opts, client.WithSamplingHandler(h))
-	}
-	c, err := client.NewInProcessClientWithOptions(srv, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "roots-test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	c, _ := startClient(t, srv, "roots-test", append(kind.options(h), client.WithRootsHandler(r))...)
 	return c
 }
 

@@ -16,7 +16,14 @@ import (
 // with output validation on so a result that breaks its own schema fails.
 func (f *fixture) connect(t *testing.T) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
-	c, err := client.NewInProcessClient(newServer(f.deps, server.WithOutputSchemaValidation()))
+	return startClient(t, newServer(f.deps, server.WithOutputSchemaValidation()), "tools-test")
+}
+
+// startClient connects an in-process client with opts to srv, initialised
+// as name; it is closed when the test ends.
+func startClient(t testing.TB, srv *server.MCPServer, name string, opts ...client.ClientOption) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	c, err := client.NewInProcessClientWithOptions(srv, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +32,7 @@ func (f *fixture) connect(t *testing.T) (*client.Client, *mcp.InitializeResult) 
 		t.Fatalf("start: %v", err)
 	}
 	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "tools-test", Version: "1"}
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
 	res, err := c.Initialize(t.Context(), init)
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
