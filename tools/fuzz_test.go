@@ -3,13 +3,11 @@ package tools
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mneme-mcp/mneme/embed"
 	"github.com/mneme-mcp/mneme/memory"
 )
 
@@ -98,26 +96,5 @@ func FuzzToolArguments(f *testing.F) {
 // inputs a fuzzing process runs.
 func fuzzFixture(f *testing.F) *fixture {
 	f.Helper()
-	e := embed.Builtin(512)
-	clk := &clock{t: epoch}
-	st, err := memory.Open(f.Context(), memory.Options{
-		Path:     filepath.Join(f.TempDir(), "m.db"),
-		ModelID:  e.ModelID,
-		Embed:    e.Func,
-		Now:      clk.Now,
-		Location: time.UTC,
-	})
-	if err != nil {
-		f.Fatalf("open store: %v", err)
-	}
-	f.Cleanup(func() {
-		if err := st.Close(); err != nil {
-			f.Errorf("close store: %v", err)
-		}
-	})
-	return &fixture{
-		deps:  Deps{Store: st, Now: clk.Now, Location: time.UTC, Version: "test"},
-		store: st,
-		clock: clk,
-	}
+	return openFixture(f, false)
 }

@@ -47,32 +47,39 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return openFixture(t, true)
+}
+
+// openFixture opens a real store in a temporary directory with a pinned
+// clock, and an ontology manager when withOntology is set.
+func openFixture(tb testing.TB, withOntology bool) *fixture {
+	tb.Helper()
 	e := embed.Builtin(512)
 	clk := &clock{t: epoch}
-	st, err := memory.Open(t.Context(), memory.Options{
-		Path:     filepath.Join(t.TempDir(), "m.db"),
+	st, err := memory.Open(tb.Context(), memory.Options{
+		Path:     filepath.Join(tb.TempDir(), "m.db"),
 		ModelID:  e.ModelID,
 		Embed:    e.Func,
 		Now:      clk.Now,
 		Location: time.UTC,
 	})
 	if err != nil {
-		t.Fatalf("open store: %v", err)
+		tb.Fatalf("open store: %v", err)
 	}
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
+			tb.Errorf("close store: %v", err)
 		}
 	})
-	onto, err := ontology.NewManager(filepath.Join(t.TempDir(), "config"), nil)
-	if err != nil {
-		t.Fatalf("ontology: %v", err)
+	d := Deps{Store: st, Now: clk.Now, Location: time.UTC, Version: "test"}
+	if withOntology {
+		onto, err := ontology.NewManager(filepath.Join(tb.TempDir(), "config"), nil)
+		if err != nil {
+			tb.Fatalf("ontology: %v", err)
+		}
+		d.Ontology = onto
 	}
-	return &fixture{
-		deps:  Deps{Store: st, Now: clk.Now, Location: time.UTC, Version: "test", Ontology: onto},
-		store: st,
-		clock: clk,
-	}
+	return &fixture{deps: d, store: st, clock: clk}
 }
 
 // handler returns the handler of the named tool built from the fixture's deps.
