@@ -155,6 +155,37 @@ func TestIsStopword(t *testing.T) {
 	}
 }
 
+// TestLexicalTerms: irregular forms meet their base word on the lexical
+// side, while Terms (the built-in embedder's features) stays as it was.
+func TestLexicalTerms(t *testing.T) {
+	tests := []struct {
+		in         string
+		lex, terms []string
+	}{
+		{"When did Ana go to Porto?", []string{"ana", "go", "porto"}, []string{"ana", "go", "porto"}},
+		{"I went to Porto and bought a bike", []string{"go", "porto", "buy", "bike"}, []string{"went", "porto", "bought", "bike"}},
+		{"The children swam; we'd taken the ferry", []string{"child", "swim", "take", "ferri"}, []string{"children", "swam", "taken", "ferri"}},
+		{"Running shoes she recommended", []string{"run", "shoe", "recommend"}, []string{"run", "shoe", "recommend"}},
+		{"", nil, nil},
+	}
+	for _, tt := range tests {
+		if got := LexicalTerms(tt.in); !slices.Equal(got, tt.lex) && len(got)+len(tt.lex) > 0 {
+			t.Errorf("LexicalTerms(%q) = %q, want %q", tt.in, got, tt.lex)
+		}
+		if got := Terms(tt.in); !slices.Equal(got, tt.terms) && len(got)+len(tt.terms) > 0 {
+			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.terms)
+		}
+	}
+	for form, base := range irregular {
+		if IsStopword(form) || IsStopword(base) {
+			t.Errorf("irregular %q -> %q: a stopword never reaches the table", form, base)
+		}
+		if _, chained := irregular[base]; chained {
+			t.Errorf("irregular %q -> %q, which maps on again", form, base)
+		}
+	}
+}
+
 func TestTerms(t *testing.T) {
 	tests := []struct {
 		name, in string

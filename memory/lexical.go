@@ -53,14 +53,14 @@ const maxSpeakerPrefix = 40
 // ("8 May 2023" in loc).
 func analyze(m Memory, dateWords bool, loc *time.Location) ([]termFreq, float32) {
 	var terms []string
-	terms = append(terms, embed.Terms(m.Content)...)
+	terms = append(terms, embed.LexicalTerms(m.Content)...)
 	for _, f := range []string{m.Subject, m.Predicate, m.Object, m.Context, m.Observation, m.Thoughts, m.Action, m.Result} {
 		if f != "" && !strings.Contains(m.Content, f) {
-			terms = append(terms, embed.Terms(f)...)
+			terms = append(terms, embed.LexicalTerms(f)...)
 		}
 	}
 	for _, t := range m.Tags {
-		terms = append(terms, embed.Terms(t)...)
+		terms = append(terms, embed.LexicalTerms(t)...)
 	}
 	if sp := speaker(m.Content); sp != "" {
 		st := embed.Terms(sp)
@@ -370,7 +370,7 @@ func lexicalSearch(sc *scopeIndex, rk Ranking, terms []weightedTerm, n int, arch
 
 // queryTerms turns text into weighted query terms, one per distinct term.
 func queryTerms(text string) []weightedTerm {
-	ts := embed.Terms(text)
+	ts := embed.LexicalTerms(text)
 	out := make([]weightedTerm, 0, len(ts))
 	seen := make(map[string]bool, len(ts))
 	for _, t := range ts {

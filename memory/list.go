@@ -176,7 +176,7 @@ func (s *Store) Similar(ctx context.Context, id string, k int, minCosine float64
 // termSet returns the distinct lexical terms of text.
 func termSet(text string) map[string]bool {
 	set := map[string]bool{}
-	for _, t := range embed.Terms(text) {
+	for _, t := range embed.LexicalTerms(text) {
 		set[t] = true
 	}
 	return set

@@ -117,6 +117,37 @@ func TestRecallRankedAndPaged(t *testing.T) {
 	}
 }
 
+// TestRecallIrregularForms: a question in the base form ("did Ana go",
+// "did she buy") finds the memory told in the past tense by its words
+// (embed.LexicalTerms), not only through the vector.
+func TestRecallIrregularForms(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	for i, text := range []string{
+		"Ana: I went to Porto with my sister and we bought a tiny blue boat",
+		"Ben: the printer on floor two is broken again",
+		"Ana: my children swam in the lake all afternoon",
+	} {
+		rememberDraft(t, st, Draft{Content: text, Time: rankDay0.AddDate(0, 0, i)})
+	}
+	c.set(rankDay0.AddDate(0, 0, 10))
+	for _, tt := range []struct{ q, want string }{
+		{"where did Ana go?", "Porto"},
+		{"what did they buy?", "Porto"},
+		{"who can swim?", "children"},
+		{"tell me about the child", "children"},
+	} {
+		res, err := st.Recall(ctx, Query{Text: tt.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Memory.Content, tt.want) || res.Hits[0].Score.Lexical == 0 {
+			t.Errorf("%q: hits %v, want %q first, matched by its words", tt.q, hitIDs(res.Hits), tt.want)
+		}
+	}
+}
+
 func TestRecallTimeExpressions(t *testing.T) {
 	c := &recallClock{t: rankDay0}
 	st := openRecallStore(t, c)
