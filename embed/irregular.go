@@ -1,7 +1,10 @@
 package embed
 
+import "strings"
+
 // LexicalTerms returns the terms the lexical (BM25) index matches on: Terms,
-// with irregular verb forms and plurals first mapped to their base word, so
+// with irregular verb forms and plurals first mapped to their base word
+// and the suffixes "-ship" and "-hood" stripped (see derivations), so
 // that "When did Ana go to Porto?" meets "I went to Porto", and "buy" meets
 // "bought" ("went" gives "go", "bought" "buy", "children" "child"). Porter
 // stemming only strips regular suffixes, and people ask about past events
@@ -23,10 +26,31 @@ func LexicalTerms(text string) []string {
 		}
 		if b, ok := irregular[w]; ok {
 			w = b
+		} else {
+			w = stripDerivation(w)
 		}
 		terms = append(terms, Stem(w))
 	}
 	return terms
+}
+
+// derivations are the suffixes that make an abstract noun of a noun, which
+// Porter stemming keeps: "mentorship", "internship", "friendships",
+// "childhood", "neighborhood". Stripping them lets "When did Jon receive
+// mentorship?" meet "I got mentored by this amazing business dude"
+// (LoCoMo recall@5 dev 0.721 -> 0.723, its temporal questions 0.843 ->
+// 0.852; held-out unchanged at 0.709).
+var derivations = []string{"ships", "ship", "hoods", "hood"}
+
+// stripDerivation removes a derivation suffix when at least four letters
+// remain ("worship" and "ship" stay whole).
+func stripDerivation(w string) string {
+	for _, suf := range derivations {
+		if base, ok := strings.CutSuffix(w, suf); ok && len(base) >= 4 {
+			return base
+		}
+	}
+	return w
 }
 
 // irregular maps irregular English verb forms and plurals to their base

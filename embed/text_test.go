@@ -166,6 +166,8 @@ func TestLexicalTerms(t *testing.T) {
 		{"I went to Porto and bought a bike", []string{"go", "porto", "buy", "bike"}, []string{"went", "porto", "bought", "bike"}},
 		{"The children swam; we'd taken the ferry", []string{"child", "swim", "take", "ferri"}, []string{"children", "swam", "taken", "ferri"}},
 		{"Running shoes she recommended", []string{"run", "shoe", "recommend"}, []string{"run", "shoe", "recommend"}},
+		{"mentorship, internships and my childhood", []string{"mentor", "intern", "child"}, []string{"mentorship", "internship", "childhood"}},
+		{"worship on a ship", []string{"worship", "ship"}, []string{"worship", "ship"}},
 		{"", nil, nil},
 	}
 	for _, tt := range tests {

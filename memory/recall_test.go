@@ -119,7 +119,8 @@ func TestRecallRankedAndPaged(t *testing.T) {
 
 // TestRecallIrregularForms: a question in the base form ("did Ana go",
 // "did she buy") finds the memory told in the past tense by its words
-// (embed.LexicalTerms), not only through the vector.
+// (embed.LexicalTerms), not only through the vector; so does "mentorship"
+// a memory of being "mentored".
 func TestRecallIrregularForms(t *testing.T) {
 	c := &recallClock{t: rankDay0}
 	st := openRecallStore(t, c)
@@ -128,6 +129,7 @@ func TestRecallIrregularForms(t *testing.T) {
 		"Ana: I went to Porto with my sister and we bought a tiny blue boat",
 		"Ben: the printer on floor two is broken again",
 		"Ana: my children swam in the lake all afternoon",
+		"Jon: I got mentored by a retired baker on Tuesday",
 	} {
 		rememberDraft(t, st, Draft{Content: text, Time: rankDay0.AddDate(0, 0, i)})
 	}
@@ -137,6 +139,7 @@ func TestRecallIrregularForms(t *testing.T) {
 		{"what did they buy?", "Porto"},
 		{"who can swim?", "children"},
 		{"tell me about the child", "children"},
+		{"when did Jon receive mentorship?", "mentored"},
 	} {
 		res, err := st.Recall(ctx, Query{Text: tt.q})
 		if err != nil {

@@ -165,10 +165,10 @@ func TestLoCoMo(t *testing.T) {
 	t.Logf("LoCoMo %s, default ranking, built-in embedder:\n%s", what, rep.Table())
 	// The figures DefaultRanking achieves (its doc comment) less two points,
 	// so that a regression fails.
-	want := map[int]float64{5: 0.715 - 0.02, 10: 0.789 - 0.02}
-	temporal := 0.750 - 0.03 // 321 questions: a point is 3 of them
+	want := map[int]float64{5: 0.716 - 0.02, 10: 0.790 - 0.02}
+	temporal := 0.754 - 0.03 // 321 questions: a point is 3 of them
 	if raceEnabled {
-		want = map[int]float64{5: 0.709 - 0.02, 10: 0.780 - 0.02}
+		want = map[int]float64{5: 0.709 - 0.02, 10: 0.781 - 0.02}
 		temporal = 0.662 - 0.03
 	}
 	for _, k := range []int{5, 10} {
