@@ -3,8 +3,9 @@ package embed
 import "strings"
 
 // LexicalTerms returns the terms the lexical (BM25) index matches on: Terms,
-// with irregular verb forms and plurals first mapped to their base word
-// and the suffixes "-ship" and "-hood" stripped (see derivations), so
+// with irregular verb forms and plurals first mapped to their base word,
+// chat clippings and British spellings to the full American word
+// (variants), and the suffixes "-ship" and "-hood" stripped (derivations), so
 // that "When did Ana go to Porto?" meets "I went to Porto", and "buy" meets
 // "bought" ("went" gives "go", "bought" "buy", "children" "child"). Porter
 // stemming only strips regular suffixes, and people ask about past events
@@ -26,12 +27,43 @@ func LexicalTerms(text string) []string {
 		}
 		if b, ok := irregular[w]; ok {
 			w = b
+		} else if b, ok := variants[w]; ok {
+			w = b
 		} else {
 			w = stripDerivation(w)
 		}
 		terms = append(terms, Stem(w))
 	}
 	return terms
+}
+
+// variants maps the clipped words of chat ("fam", "pic", "tourney", "bday")
+// and British spellings Porter does not fold ("organise", "colour") to one
+// full word, so "my fam" meets "family" and "the tourney" "tournament".
+// Only clippings with one reading are listed ("doc", "vet" and "ref" are
+// also document, veteran and reference), and no synonyms: mapping "kid" to
+// "child", "movie" to "film" or "buddy" to "friend" measured worse.
+// Measured on LoCoMo (recall@5 dev / held-out, dev temporal in brackets):
+// without 0.723 / 0.709 (0.852); clippings 0.728 / 0.712 (0.865);
+// spellings alone 0.723 / 0.710 (0.852); both 0.728 / 0.713 (0.865);
+// the synonyms above 0.722 / 0.711 (0.846).
+var variants = map[string]string{
+	// clippings
+	"fam": "family", "pic": "picture", "pics": "picture", "fest": "festival", "fests": "festival",
+	"tourney": "tournament", "tourneys": "tournament", "bday": "birthday", "bdays": "birthday",
+	"mom": "mother", "moms": "mother", "mum": "mother", "mums": "mother", "dad": "father", "dads": "father",
+	"grandma": "grandmother", "granny": "grandmother", "grandpa": "grandfather",
+	"bro": "brother", "sis": "sister", "vacay": "vacation", "convo": "conversation", "convos": "conversation",
+	"fave": "favorite", "fav": "favorite", "uni": "university", "info": "information", "biz": "business",
+	"prof": "professor", "profs": "professor", "champ": "champion", "champs": "champion", "rehab": "rehabilitation",
+	// British spellings
+	"favourite": "favorite", "favourites": "favorite", "colour": "color", "colours": "color", "coloured": "color",
+	"neighbour": "neighbor", "neighbours": "neighbor", "neighbourhood": "neighbor", "theatre": "theater",
+	"theatres": "theater", "centre": "center", "centres": "center", "organise": "organize",
+	"organised": "organize", "organising": "organize", "realise": "realize", "realised": "realize",
+	"apologise": "apologize", "practise": "practice", "programme": "program", "programmes": "program",
+	"honour": "honor", "humour": "humor", "flavour": "flavor", "flavours": "flavor", "labour": "labor",
+	"behaviour": "behavior", "grey": "gray",
 }
 
 // derivations are the suffixes that make an abstract noun of a noun, which

@@ -168,6 +168,8 @@ func TestLexicalTerms(t *testing.T) {
 		{"Running shoes she recommended", []string{"run", "shoe", "recommend"}, []string{"run", "shoe", "recommend"}},
 		{"mentorship, internships and my childhood", []string{"mentor", "intern", "child"}, []string{"mentorship", "internship", "childhood"}},
 		{"worship on a ship", []string{"worship", "ship"}, []string{"worship", "ship"}},
+		{"My fam loved the tourney pics", []string{"famili", "love", "tournament", "pictur"}, []string{"fam", "love", "tourney", "pic"}},
+		{"the colour of her favourite theatre", []string{"color", "favorit", "theater"}, []string{"colour", "favourit", "theatr"}},
 		{"", nil, nil},
 	}
 	for _, tt := range tests {
@@ -178,12 +180,23 @@ func TestLexicalTerms(t *testing.T) {
 			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.terms)
 		}
 	}
-	for form, base := range irregular {
-		if IsStopword(form) || IsStopword(base) {
-			t.Errorf("irregular %q -> %q: a stopword never reaches the table", form, base)
-		}
-		if _, chained := irregular[base]; chained {
-			t.Errorf("irregular %q -> %q, which maps on again", form, base)
+	for name, table := range map[string]map[string]string{"irregular": irregular, "variants": variants} {
+		for form, base := range table {
+			if IsStopword(form) || IsStopword(base) {
+				t.Errorf("%s %q -> %q: a stopword never reaches the table", name, form, base)
+			}
+			if _, chained := irregular[base]; chained {
+				t.Errorf("%s %q -> %q, which irregular maps on again", name, form, base)
+			}
+			if _, chained := variants[base]; chained {
+				t.Errorf("%s %q -> %q, which variants maps on again", name, form, base)
+			}
+			if _, both := irregular[form]; both && name == "variants" {
+				t.Errorf("%q is in both tables", form)
+			}
+			if form == base {
+				t.Errorf("%s maps %q to itself", name, form)
+			}
 		}
 	}
 }
