@@ -185,8 +185,8 @@ func Stem(word string) string {
 
 // Terms returns the lexical terms of text: its Words without stopwords
 // (IsStopword), each stemmed (Stem). Digits are kept ("2023", "4th"). This is
-// what the BM25 index and the built-in embedder see. Terms is safe for
-// concurrent use.
+// what the built-in embedder sees; the BM25 index sees LexicalTerms. Terms
+// is safe for concurrent use.
 func Terms(text string) []string {
 	words := appendWords(nil, text)
 	terms := words[:0] // filter in place: every term is written at or before its word
