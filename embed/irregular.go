@@ -19,22 +19,18 @@ import "strings"
 // that are also other words ("left", "felt", "found", "saw", "people"...)
 // gave 0.719 on dev, so they stay.
 func LexicalTerms(text string) []string {
-	words := appendWords(nil, text)
-	terms := words[:0] // filter in place, as Terms does
-	for _, w := range words {
-		if IsStopword(w) {
-			continue
-		}
-		if b, ok := irregular[w]; ok {
-			w = b
-		} else if b, ok := variants[w]; ok {
-			w = b
-		} else {
-			w = stripDerivation(w)
-		}
-		terms = append(terms, Stem(w))
+	return terms(text, baseWord)
+}
+
+// baseWord is the word LexicalTerms stems in place of w.
+func baseWord(w string) string {
+	if b, ok := irregular[w]; ok {
+		return b
 	}
-	return terms
+	if b, ok := variants[w]; ok {
+		return b
+	}
+	return stripDerivation(w)
 }
 
 // variants maps the clipped words of chat ("fam", "pic", "tourney", "bday")

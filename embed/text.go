@@ -188,12 +188,22 @@ func Stem(word string) string {
 // what the built-in embedder sees; the BM25 index sees LexicalTerms. Terms
 // is safe for concurrent use.
 func Terms(text string) []string {
+	return terms(text, nil)
+}
+
+// terms returns the Words of text without stopwords, each stemmed after
+// base (when not nil) has replaced it with the word to stem.
+func terms(text string, base func(string) string) []string {
 	words := appendWords(nil, text)
-	terms := words[:0] // filter in place: every term is written at or before its word
+	out := words[:0] // filter in place: every term is written at or before its word
 	for _, w := range words {
-		if !IsStopword(w) {
-			terms = append(terms, Stem(w))
+		if IsStopword(w) {
+			continue
 		}
+		if base != nil {
+			w = base(w)
+		}
+		out = append(out, Stem(w))
 	}
-	return terms
+	return out
 }
