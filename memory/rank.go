@@ -672,17 +672,18 @@ func asksWhen(text string) bool {
 	return false
 }
 
-// conversationTerms are the query terms (stemmed) that ask about a
-// conversation rather than name what it was about: "what did we talk about
-// yesterday?", "what did I mention last week?", "what happened on Monday?".
+// conversationTerms are the query terms that ask about a conversation
+// rather than name what it was about: "what did we talk about yesterday?",
+// "what did I mention last week?", "what happened on Monday?". They are
+// read with embed.LexicalTerms, as queries are, so "said", "told" and "went"
+// are "say", "tell" and "go" here too.
 var conversationTerms = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range []string{"talk", "talked", "talking", "discuss", "discussed", "discussing", "say", "said",
-		"saying", "tell", "told", "telling", "mention", "mentioned", "speak", "spoke", "spoken", "chat", "chatted",
-		"ask", "asked", "happen", "happened", "happening", "go", "going", "went", "get", "got", "remember",
-		"recall", "thing", "things", "stuff", "anything", "everything", "conversation", "conversations", "topic",
-		"topics", "up", "new", "lately", "recently"} {
-		m[embed.Stem(w)] = true
+	for _, t := range embed.LexicalTerms("talk talked talking discuss discussed discussing say said saying " +
+		"tell told telling mention mentioned speak spoke spoken chat chatted ask asked happen happened " +
+		"happening go going went get got remember recall thing things stuff conversation conversations " +
+		"topic topics anything everything up new lately recently") {
+		m[t] = true
 	}
 	return m
 }()
