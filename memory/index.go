@@ -45,8 +45,11 @@ type doc struct {
 	terms []termFreq
 	refs  []span // times the text tells of ("last Friday" said on the 16th: the 10th), see readTimes
 	timed bool   // its text states a time or a duration, see readTimes
-	scope *scopeIndex
-	slot  int32
+	// speaker holds the lexical terms of a transcript line's "Name:" prefix
+	// (see speaker), for the speaker prior; nil = not a transcript line.
+	speaker []string
+	scope   *scopeIndex
+	slot    int32
 }
 
 // scopeIndex is the part of the index for one scope. Documents live in
@@ -174,7 +177,7 @@ func (ix *index) put(m Memory, vec []float32) {
 	sc := ix.scope(m.Scope)
 	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
 	refs, timed := readTimes(m.Content, m.Time, timeexpr.Options{Location: ix.opts.Location, DayFirst: ix.opts.DayFirst})
-	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, scope: sc}
+	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, speaker: speakerTerms(m.Content), scope: sc}
 	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})

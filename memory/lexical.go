@@ -115,6 +115,15 @@ func speaker(content string) string {
 	return name
 }
 
+// speakerTerms returns the lexical terms of content's speaker (see
+// speaker), as queries are read, or nil.
+func speakerTerms(content string) []string {
+	if sp := speaker(content); sp != "" {
+		return embed.LexicalTerms(sp)
+	}
+	return nil
+}
+
 // bm25 holds the parameters of one BM25 evaluation over a scope.
 type bm25 struct {
 	k1, b float64

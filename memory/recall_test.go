@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,6 +149,82 @@ func TestRecallIrregularForms(t *testing.T) {
 		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Memory.Content, tt.want) || res.Hits[0].Score.Lexical == 0 {
 			t.Errorf("%q: hits %v, want %q first, matched by its words", tt.q, hitIDs(res.Hits), tt.want)
 		}
+	}
+}
+
+// TestRecallSpeakerPrior: a question naming a speaker of transcript lines
+// prefers that speaker's lines over another speaker's line sharing a
+// rarer word (speakerPrior); lines without a speaker and questions naming
+// every speaker are left alone.
+func TestRecallSpeakerPrior(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	for i, text := range []string{
+		"Nate: glad you found that quiet spot",
+		"Joanna: I found a waterfall on the hike, so quiet",
+		"Joanna: my new script is about a lighthouse keeper",
+		"Nate: the turtles ate all their lettuce today",
+		"Joanna: I watched a movie with my sister",
+		"Nate: I won another gaming tournament",
+	} {
+		rememberDraft(t, st, Draft{Content: text, Time: rankDay0.AddDate(0, 0, i)})
+	}
+	c.set(rankDay0.AddDate(0, 0, 10))
+	for _, tt := range []struct{ q, want string }{
+		{"which quiet spot did Joanna find?", "Joanna: I found a waterfall"},
+		{"which quiet spot did Nate find?", "Nate: glad you found"},
+		// Naming both speakers names no one in particular: the rarer
+		// word decides.
+		{"which quiet spot did Joanna and Nate find?", "Nate: glad you found"},
+	} {
+		res, err := st.Recall(ctx, Query{Text: tt.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].Memory.Content, tt.want) {
+			t.Errorf("%q: first %v, want %q", tt.q, hitContents(res.Hits), tt.want)
+		}
+	}
+}
+
+func hitContents(hits []Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.Memory.Content
+	}
+	return out
+}
+
+func TestNamedSpeakers(t *testing.T) {
+	cands := []candidate{
+		{d: &doc{speaker: []string{"joanna"}}},
+		{d: &doc{speaker: []string{"nate"}}},
+		{d: &doc{}},
+	}
+	terms := func(ws ...string) []weightedTerm {
+		var out []weightedTerm
+		for _, w := range ws {
+			out = append(out, weightedTerm{w, 1})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		q    []weightedTerm
+		want []string
+	}{
+		{terms("spot", "joanna"), []string{"joanna"}},
+		{terms("spot"), nil},
+		{nil, nil},
+		{terms("joanna", "nate"), nil}, // every speaker named: no prior
+	} {
+		got := slices.Sorted(maps.Keys(namedSpeakers(tt.q, cands)))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("namedSpeakers(%v) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+	if got := namedSpeakers(terms("joanna"), cands[2:]); got != nil {
+		t.Errorf("no transcript lines: %v, want nil", got)
 	}
 }
 
