@@ -153,12 +153,27 @@ type Ranking struct {
 // matches outside it scaled by 0.3-1 × closeness (dev 0.722-0.724 from
 // 0.721, dev temporal unchanged: the filter stays strict).
 //
-// These defaults, all 1,982 questions: recall@5 0.720 (dev 0.728, held-out
-// 0.713), recall@10 0.794 (0.803 / 0.784), recall@1 0.422; recall@5 /
-// recall@10 by category, dev and held-out (mneme bench): single-hop 0.795
-// / 0.867 and 0.833 / 0.902, multi-hop 0.325 / 0.430 and 0.329 / 0.411,
-// temporal 0.865 / 0.913 and 0.674 / 0.777, open-domain 0.259 / 0.381 and
-// 0.382 / 0.394, adversarial 0.848 / 0.920 and 0.835 / 0.890.
+// Then (session five): a question naming a speaker of transcript lines
+// scales the other speakers' lines by 1−speakerPrior (rank.go): 0.732 /
+// 0.723, temporal 0.890 / 0.703, adversarial 0.848 / 0.835 -> 0.793 /
+// 0.785. Tried and left out: re-sweeping whenWeight (0.25 / 0.55: 0.732 /
+// 0.731 on dev), toldWeight (0.3 / 0.7: 0.732 / 0.729), questionPenalty
+// (0.1 / 0.3: 0.728 / 0.732) and speakerWeight 1 (0.733) with the prior
+// on: all within noise; for "when did" questions, scaling memories that
+// only tell of a time after they were said (plans: "next month") by
+// 0.4-0.8 (0.732, no change); demoting a thread's second or third hit for
+// "when" questions (0.729-0.731); letting an exact window also pass
+// memories said up to 3-14 days after it that tell of no time (0.730 -
+// 0.726, dev's windowed temporal 0.917 -> 0.896-0.833); a bonus for query
+// word pairs adjacent in the memory (0.731-0.734, recall@1 +0.3-1.3
+// points, at twice the latency).
+//
+// These defaults, all 1,982 questions: recall@5 0.727 (dev 0.732, held-out
+// 0.723), recall@10 0.803 (0.811 / 0.795), recall@1 0.413; recall@5 /
+// recall@10 by category, dev and held-out (mneme bench): single-hop 0.815
+// / 0.880 and 0.863 / 0.912, multi-hop 0.352 / 0.462 and 0.345 / 0.463,
+// temporal 0.890 / 0.926 and 0.703 / 0.807, open-domain 0.282 / 0.392 and
+// 0.382 / 0.418, adversarial 0.793 / 0.899 and 0.785 / 0.856.
 func DefaultRanking() Ranking {
 	return Ranking{K1: 1.0, B: 0.2, VectorWeight: 0.1, DecayUnit: 10 * 365 * 24 * time.Hour, Candidates: 100,
 		PrevWeight: 0.4, NextWeight: 0.2, DateWords: true, PRFTerms: 10}
