@@ -175,9 +175,10 @@ func (ix *index) put(m Memory, vec []float32) {
 		ix.remove(old)
 	}
 	sc := ix.scope(m.Scope)
-	terms, length := analyze(m, ix.opts.Ranking.DateWords, ix.opts.Location)
+	speaker := speakerTerms(m.Content)
+	terms, length := analyze(m, speaker, ix.opts.Ranking.DateWords, ix.opts.Location)
 	refs, timed := readTimes(m.Content, m.Time, timeexpr.Options{Location: ix.opts.Location, DayFirst: ix.opts.DayFirst})
-	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, speaker: speakerTerms(m.Content), scope: sc}
+	d := &doc{m: m, vec: vec, terms: terms, refs: refs, timed: timed, speaker: speaker, scope: sc}
 	sc.alloc(d, length)
 	for _, tf := range terms {
 		sc.post[tf.term] = append(sc.post[tf.term], posting{slot: d.slot, tf: tf.tf})

@@ -48,10 +48,10 @@ const maxSpeakerPrefix = 40
 
 // analyze returns the distinct lexical terms of a memory with their
 // frequencies and the document length: its content, the structured fields
-// not already in the content, its tags (as terms), the speaker prefix counted
-// speakerWeight times and, when dateWords is set, its event date as words
-// ("8 May 2023" in loc).
-func analyze(m Memory, dateWords bool, loc *time.Location) ([]termFreq, float32) {
+// not already in the content, its tags (as terms), the terms of its speaker
+// (speakerTerms of its content) counted speakerWeight times and, when
+// dateWords is set, its event date as words ("8 May 2023" in loc).
+func analyze(m Memory, speaker []string, dateWords bool, loc *time.Location) ([]termFreq, float32) {
 	var terms []string
 	terms = append(terms, embed.LexicalTerms(m.Content)...)
 	for _, f := range []string{m.Subject, m.Predicate, m.Object, m.Context, m.Observation, m.Thoughts, m.Action, m.Result} {
@@ -62,11 +62,8 @@ func analyze(m Memory, dateWords bool, loc *time.Location) ([]termFreq, float32)
 	for _, t := range m.Tags {
 		terms = append(terms, embed.LexicalTerms(t)...)
 	}
-	if sp := speaker(m.Content); sp != "" {
-		st := embed.Terms(sp)
-		for range speakerWeight - 1 {
-			terms = append(terms, st...)
-		}
+	for range speakerWeight - 1 {
+		terms = append(terms, speaker...)
 	}
 	var dates []string
 	if dateWords && !m.Time.IsZero() {
