@@ -217,6 +217,9 @@ func (p *parser) relDay(i int) (result, bool) {
 // relUnit reads last/this/next week|month|year|weekend, "the week before last", the rolling "the
 // past 3 days" and "the weekend".
 func (p *parser) relUnit(i int) (result, bool) {
+	if p.seq(i, "past", "weekend") >= 0 && p.barePast(i, "weekend") {
+		return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), i+2), true
+	}
 	if k := p.seq(i, "the"); k >= 0 {
 		if p.is(k, "week", "month", "year") && p.seq(k+1, "before", "last") >= 0 {
 			return p.calendarUnit(p.tok(k), -2, k+3)
@@ -315,6 +318,9 @@ func (p *parser) rolling(i int) (result, bool) {
 		j, counted = p.opt(k+1, "of"), true
 	}
 	unit, plural := unitOf(p.tok(j))
+	if !the && !counted && !plural && p.barePast(i, unit) {
+		return p.window(p.rollFrom(1, unit), p.today(1), j+1), true // "what did I say past week"
+	}
 	if unit == "" || (!counted && (!the || plural)) || p.is(j+1, "of") {
 		return result{}, false // "the last week of school" is not the past week
 	}
@@ -322,6 +328,36 @@ func (p *parser) rolling(i int) (result, bool) {
 		return p.window(p.today(-1), p.today(0), j+1), true // "the previous day" is yesterday
 	}
 	return p.window(p.rollFrom(n, unit), p.today(1), j+1), true
+}
+
+// notBeforeBarePast are words before "past" that make it an adjective of some other period ("a past
+// year", "each past month") or a clock ("half past").
+var notBeforeBarePast = map[string]bool{
+	"a": true, "an": true, "any": true, "each": true, "every": true, "one": true, "some": true,
+	"no": true, "per": true, "my": true, "your": true, "his": true, "her": true, "its": true,
+	"our": true, "their": true, "whose": true, "that": true, "half": true, "quarter": true,
+	"well": true, "way": true, "long": true, "just": true,
+}
+
+// barePast reports whether "past <unit>" at token i, without "the" or a count, reads as "the past
+// <unit>": the unit is week, fortnight, month or year, no determiner, number or "half" comes before
+// ("a past year", "half past"), and no number after ("we're past week 3"); "past week" glued into a
+// compound ("past-week") is none. "past weekend" (relUnit) is last weekend, as "the past weekend".
+func (p *parser) barePast(i int, unit string) bool {
+	if !p.is(i, "past") || (unit != "week" && unit != "weekend" && unit != "fortnight" && unit != "month" && unit != "year") {
+		return false
+	}
+	if prev := p.tok(i - 1); notBeforeBarePast[prev] || p.num(i-1) >= 0 || smallNumbers[prev] > 0 || (p.glued(i) && p.is(i-1, "-")) {
+		return false
+	}
+	j := i + 2
+	if _, _, ok := p.count(j); ok && !p.is(j, "a", "an") {
+		return false
+	}
+	if _, _, _, ok := p.dayNum(j); ok || (p.glued(j) && p.is(j, "-", "/")) {
+		return false
+	}
+	return true
 }
 
 // rollFrom returns where "the past n units" begins: the start of the day n days, weeks, months or

@@ -44,6 +44,10 @@
 //     "the prior day" and "the day prior" are yesterday alone, the day before today; "the prior 3
 //     days"), while
 //     "this past week" and "previous week" without "the" are the calendar week before this one.
+//     Without "the" or a count, "past week|fortnight|month|year" is "the past ..." ("what did I
+//     say past week") unless a determiner, a number or "half" comes before ("a past year", "each
+//     past month") or a number after ("past week 3"); "past weekend" is last weekend, as "the past
+//     weekend".
 //     "in|over|during recent days|weeks|months|years" is "the past few" of them (3). "less than N units ago"
 //     (also "under", "no|not more than") is "the past N units"; "just|slightly under ..." is not
 //     read that way (it is about N units ago).

@@ -1,0 +1,25 @@
+package timeexpr
+
+import "testing"
+
+// The clocks are Wednesday 2023-10-25 14:00 (see clocks).
+
+// "past week" without "the" reads as "the past week" when nothing makes "past" an adjective of
+// some other period; "past weekend" is last weekend, as "the past weekend".
+func TestFindBarePast(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I say past week", "past week", "2023-10-18", "2023-10-26"},
+		{"past month I was busy", "past month", "2023-09-25", "2023-10-26"},
+		{"Past year was hard.", "Past year", "2022-10-25", "2023-10-26"},
+		{"what happened over past fortnight?", "over past fortnight", "2023-10-11", "2023-10-26"},
+		{"what did we do past weekend?", "past weekend", "2023-10-21", "2023-10-23"},
+		{"past week's notes", "past week's", "2023-10-18", "2023-10-26"},
+		// "the past week" and "this past week" are as before
+		{"the past week", "the past week", "2023-10-18", "2023-10-26"},
+		{"this past week", "this past week", "2023-10-16", "2023-10-23"},
+	}, Options{})
+	checkNone(t, []string{
+		"a past year of growth", "each past month", "in past years", "half past ten",
+		"we went past week three", "the past-year data", "any past week would do",
+	}, Options{})
+}
