@@ -23,3 +23,16 @@ func TestFindBarePast(t *testing.T) {
 		"we went past week three", "the past-year data", "any past week would do",
 	}, Options{})
 }
+
+// "last evening" is yesterday evening; "my last evening in Paris" is not.
+func TestFindLastEvening(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did we say last evening?", "last evening", "2023-10-24 17:00", "2023-10-25 00:00"},
+		{"Last evening I cooked", "Last evening", "2023-10-24 17:00", "2023-10-25 00:00"},
+		{"last evening at 8", "last evening at 8", "2023-10-24 20:00", "2023-10-24 21:00"},
+	}, Options{})
+	checkNone(t, []string{
+		"my last evening in Paris", "the last evening of the trip", "our last evening together",
+		"last evening of the festival",
+	}, Options{})
+}

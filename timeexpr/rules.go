@@ -174,6 +174,11 @@ func (p *parser) relDay(i int) (result, bool) {
 		if p.is(i+1, "night") {
 			return p.dayPart(p.dayOf(p.today(-1), i+2), "night"), true
 		}
+		if p.is(i+1, "evening") && !p.is(i+2, "of") && !notBeforeBarePast[p.tok(i-1)] && !p.is(i-1, "the") {
+			// "last evening" is yesterday evening; "my last evening in Paris", "the last evening
+			// of the trip" are some other one
+			return p.dayPart(p.dayOf(p.today(-1), i+2), "evening"), true
+		}
 	case "this":
 		if p.is(i+1, "morning", "afternoon", "evening") {
 			return p.dayPart(p.dayOf(p.now, i+2), p.tok(i+1)), true

@@ -26,7 +26,9 @@
 //     ago", "2-3 days ago", "a day or two ago") is those days; "N days or so ago" also the day
 //     either side.
 //   - Parts of a day: morning [05:00, 12:00), afternoon [12:00, 18:00), evening [17:00, 24:00),
-//     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's; they also
+//     night [18:00, next day 06:00). "last night" is yesterday's night, "tonight" today's, "last
+//     evening" yesterday's evening (not after a determiner or before "of": "my last evening in
+//     Paris", "the last evening of the trip"); they also
 //     refine any single day ("yesterday morning", "Monday evening", "the evening of May 4", "on the
 //     morning of the 5th", "the night of the 12th"; a bare ordinal day as "on the 4th"). A time of
 //     day narrows a part to its hour when it lies in it: "this morning at 9", "at 9am this
