@@ -1,6 +1,9 @@
 package timeexpr
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The clocks are Wednesday 2023-10-25 14:00 (see clocks).
 
@@ -34,5 +37,33 @@ func TestFindLastEvening(t *testing.T) {
 	checkNone(t, []string{
 		"my last evening in Paris", "the last evening of the trip", "our last evening together",
 		"last evening of the festival",
+	}, Options{})
+}
+
+// "the first|last day we spoke" is the conversational anchor, as "the first time we talked".
+func TestFindDayWeSpoke(t *testing.T) {
+	now := clocks(t)["UTC"]
+	for _, c := range []struct {
+		in, expr string
+		kind     Kind
+	}{
+		{"the first day we spoke", "the first day we spoke", AnchorFirst},
+		{"the first day we talked", "the first day we talked", AnchorFirst},
+		{"what did you tell me on the first day we talked?", "on the first day we talked", AnchorFirst},
+		{"the very first day we met", "the very first day we met", AnchorFirst},
+		{"the first day you and I spoke", "the first day you and I spoke", AnchorFirst},
+		{"the last day we spoke", "the last day we spoke", AnchorLast},
+		{"what did I say the last day we chatted", "the last day we chatted", AnchorLast},
+	} {
+		m, ok := Find(c.in, now, time.UTC)
+		if !ok || m.Kind != c.kind || m.Expr != c.expr {
+			t.Errorf("Find(%q) = %v %q %v, want %v %q", c.in, m.Kind, m.Expr, ok, c.kind, c.expr)
+		}
+	}
+	checkNone(t, []string{"the first day I went to school", "the first day", "the first day he spoke"}, Options{})
+	// "the last day" alone stays the rolling day, "the first day of May" a date
+	checkExact(t, []exactCase{
+		{"the last day", "the last day", "2023-10-24", "2023-10-26"},
+		{"the first day of May", "the first day of May", "2023-05-01", "2023-05-02"},
 	}, Options{})
 }

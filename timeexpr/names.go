@@ -266,9 +266,10 @@ var conversationNouns = map[string]bool{
 }
 
 // anchor reads conversational anchors: "our first conversation", "the first time we talked", "when
-// we first met", "last time", "the last time we spoke", "our previous chat".
+// we first met", "last time", "the last time we spoke", "our previous chat", "(on) the first|last
+// day we spoke" (the day needs its clause: "the last day" is the rolling day).
 func (p *parser) anchor(i int) (result, bool) {
-	j := p.opt(i, "in", "during", "at", "from")
+	j := p.opt(i, "in", "during", "at", "from", "on")
 	kindOf := func(t string) Kind {
 		switch t {
 		case "first", "earliest":
@@ -315,9 +316,10 @@ func (p *parser) anchor(i int) (result, bool) {
 		}
 		return result{kind: kd, end: end}, true
 	}
-	if !p.is(k, "first", "last") || !p.is(k+1, "time") {
+	if !p.is(k, "first", "last") || !p.is(k+1, "time", "day") {
 		return result{}, false
 	}
+	isDay := p.is(k+1, "day") // "the first day we spoke" needs its clause: "the first day" is none
 	// "for the first time", "next time" are not anchors.
 	b := k - 1
 	for b >= 0 && p.is(b, "the", "very") {
@@ -335,7 +337,7 @@ func (p *parser) anchor(i int) (result, bool) {
 		end += 3
 	case p.is(end, "we", "i", "you"):
 		end++
-	case p.is(end, "he", "she", "they", "it", "my", "our", "there"):
+	case p.is(end, "he", "she", "they", "it", "my", "our", "there") || isDay:
 		return result{}, false
 	default:
 		return result{kind: kd, end: k + 2}, true

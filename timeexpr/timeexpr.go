@@ -313,8 +313,9 @@
 //
 // Conversational anchors (Kind AnchorFirst, AnchorLast) cannot be resolved here: "our first
 // conversation", "the first time we talked", "when we first met", "last time", "the last time we
-// spoke", "our last conversation", "previous chat". They carry no window; the caller resolves them
-// against its first or last conversation.
+// spoke", "our last conversation", "previous chat", "(on) the first|last day we spoke" (a day needs
+// its clause: "the first day I went to school" is none, "the last day" the rolling day). They carry
+// no window; the caller resolves them against its first or last conversation.
 //
 // All functions are pure and safe to call concurrently. Text without a word any expression needs (a
 // digit, a unit, a month, a weekday, ...) is not matched against the rules at all, so FindAll over
