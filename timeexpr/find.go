@@ -300,39 +300,28 @@ func (p *parser) nthDay(i, d, end int) (result, bool) {
 	return result{}, false
 }
 
-// dayRange reads a range after "from" or "between" whose first end is a bare ordinal day at token
-// i, joined by one of seps: "the 1st to the 10th of October", "the 3rd and the 5th". The day takes
-// the month of the other end when that is a date (the month before when the day is later: "from
-// the 28th to the 3rd of March" starts on February 28); between two bare days the first is the
-// most recent such day, as "on the 4th", and the second in its month (or the next, when smaller).
+// dayRange reads a range after "from" or "between" whose first end is a bare day at token i,
+// joined by one of seps: "the 1st to the 10th of October", "the 3rd and the 5th", "1 and 5 May".
+// The day takes the month of the other end when that is a date (the month before when the day is
+// later: "from the 28th to the 3rd of March" starts on February 28); between two bare days, both
+// ordinals, the first is the most recent such day, as "on the 4th", and the second in its month
+// (or the next, when smaller). A cardinal first day ("between 1 and 5 May") needs a date after it.
 func (p *parser) dayRange(i int, seps ...string) (result, bool) {
-	k := p.opt(i, "the")
-	d, next, ordinal, ok := p.dayNum(k)
-	if !ok || !ordinal || !p.is(next, seps...) {
+	j, d, ok := p.rangeStartDay(i, seps...)
+	if !ok {
 		return result{}, false
 	}
-	j := next + 1
 	p.rangeEnd = true
 	y, ok := p.expr(j, true)
 	p.rangeEnd = false
-	day := func(yy int, mm time.Month, dd int) (time.Time, bool) {
-		first := p.date(yy, mm, 1) // normalised: month 0 is last year's December
-		return p.validDate(first.Year(), first.Month(), dd)
-	}
+	k := p.opt(i, "the")
+	_, next, ordinal, _ := p.dayNum(k)
 	if ok && y.kind == Exact && y.date && y.oneDay {
-		yy, mm, yd := y.from.Date()
-		if d > yd {
-			mm--
-		}
-		t, valid := day(yy, mm, d)
-		if !valid {
-			return result{}, false
-		}
-		return result{kind: Exact, from: t, to: y.to, end: y.end, named: true}, true
+		return p.dayToDate(d, y)
 	}
 	k2 := p.opt(j, "the")
-	d2, end, ordinal, ok := p.dayNum(k2)
-	if !ok || !ordinal || !p.dayEnds(end) {
+	d2, end, ordinal2, ok := p.dayNum(k2)
+	if !ok || !ordinal || !ordinal2 || !p.dayEnds(end) {
 		return result{}, false
 	}
 	x, ok := p.nthDay(k, d, next)
@@ -343,7 +332,7 @@ func (p *parser) dayRange(i int, seps ...string) (result, bool) {
 	if d2 < d {
 		mm++
 	}
-	t, valid := day(yy, mm, d2)
+	t, valid := p.dayIn(yy, mm, d2)
 	if !valid {
 		return result{}, false
 	}

@@ -67,3 +67,30 @@ func TestFindDayWeSpoke(t *testing.T) {
 		{"the first day of May", "the first day of May", "2023-05-01", "2023-05-02"},
 	}, Options{})
 }
+
+// Ranges whose first end is a bare day or a weekday keep their start.
+func TestFindRangeStarts(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"between 1 and 5 May", "between 1 and 5 May", "2023-05-01", "2023-05-06"},
+		{"what did I do from 1 to 5 May?", "from 1 to 5 May", "2023-05-01", "2023-05-06"},
+		{"1-5 May", "1-5 May", "2023-05-01", "2023-05-06"},
+		{"we were away 1st-5th May", "1st-5th May", "2023-05-01", "2023-05-06"},
+		{"1st to 5th May", "1st to 5th May", "2023-05-01", "2023-05-06"},
+		{"on 1–5 May 2022", "on 1–5 May 2022", "2022-05-01", "2022-05-06"},
+		{"the 1st-5th of May 2022", "the 1st-5th of May 2022", "2022-05-01", "2022-05-06"},
+		{"28-3 March", "28-3 March", "2023-02-28", "2023-03-04"},
+		{"between May 1 and 5", "between May 1 and 5", "2023-05-01", "2023-05-06"},
+		// weekdays: the second is the first such day after the first, as "between Monday and Friday"
+		{"Monday to Friday", "Monday to Friday", "2023-10-23", "2023-10-28"},
+		{"what did I do Monday through Friday?", "Monday through Friday", "2023-10-23", "2023-10-28"},
+		{"Mon-Fri", "Mon-Fri", "2023-10-23", "2023-10-28"},
+		{"Mon – Wed", "Mon – Wed", "2023-10-23", "2023-10-26"},
+		{"Mon to Fri", "Mon to Fri", "2023-10-23", "2023-10-28"},
+		{"Thursday to Saturday", "Thursday to Saturday", "2023-10-19", "2023-10-22"},
+		{"between Monday and Friday", "between Monday and Friday", "2023-10-23", "2023-10-28"},
+		{"I'll be away Monday to Friday", "Monday to Friday", "2023-10-30", "2023-11-04"},
+		// not a range start: a count of days
+		{"2-3 days ago", "2-3 days ago", "2023-10-22", "2023-10-24"},
+	}, Options{})
+	checkNone(t, []string{"won 3-5", "rated it 1-5", "between 1 and 5 days", "mon to fri", "1-5/10"}, Options{})
+}

@@ -46,6 +46,8 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.weekNumber(i, ctx))
 	try(p.thisTimeLast(i))
 	try(p.clockFirst(i))
+	try(p.dayFirstRange(i))
+	try(p.weekdayRange(i))
 	if !found {
 		return result{}, false
 	}

@@ -165,10 +165,15 @@
 //     first one that starts after now.
 //   - Ranges: "between X and Y", "from X to|until|through Y", "X - Y" for two dates ("April 1-10"): from
 //     the start of X to the end of Y, so "between April 1 and April 10" is [Apr 1, Apr 11); a
-//     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). A bare
-//     ordinal day at either end takes the other end's month: "from October 1st through the 10th"
-//     and "from the 1st to the 10th of October" are October 1-10 ("from the 28th to the 3rd of
-//     March" starts on February 28); between two bare ordinals ("between the 3rd and the 5th")
+//     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). Two
+//     weekdays need no "from" or "between": "Monday to Friday", "Monday through Friday",
+//     "Monday-Friday", "Mon-Fri" (abbreviations need a dash or capitals: "Mon to Fri") start at
+//     the weekday the first alone names. A bare day at either end takes the other end's month:
+//     "from October 1st through the 10th", "from the 1st to the 10th of October", "between 1
+//     and 5 October", "1-5 October", "1st-5th October" are October 1-10 or 1-5 ("from the 28th
+//     to the 3rd of March" starts on February 28); without "from" or "between" the first day
+//     needs a dash or, as an ordinal, "to" ("1st to 5th May"; "1 to 5 May" is May 5 alone), and
+//     the end a day-first date. Between two bare ordinals ("between the 3rd and the 5th")
 //     the first is the most recent such day, as "on the 4th", and the second in its month, or the
 //     next when it is smaller. "since X" is
 //     [start of X, now); "after X" is [end of X, open); "before X" is [open, start of X); "until X" is

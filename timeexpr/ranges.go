@@ -1,0 +1,99 @@
+package timeexpr
+
+import "time"
+
+// Ranges whose first end is a bare day or a weekday.
+
+// rangeDashes join the ends of a range written without "from" or "between": "1-5 May",
+// "Mon-Fri".
+var rangeDashes = []string{"-", "–", "—"}
+
+// rangeStartDay reads the first end of a range of days at token i, a day of the month ("1",
+// "1st", "the 1st") followed by one of seps; it returns the token after the separator and the day.
+func (p *parser) rangeStartDay(i int, seps ...string) (j, d int, ok bool) {
+	k := p.opt(i, "the")
+	d, next, ordinal, ok := p.dayNum(k)
+	if !ok || (k > i && !ordinal) || !p.is(next, seps...) {
+		return 0, 0, false
+	}
+	return next + 1, d, true
+}
+
+// dayIn returns day d of month mm of year yy (mm normalised: month 0 is last year's December),
+// when the month has it.
+func (p *parser) dayIn(yy int, mm time.Month, d int) (time.Time, bool) {
+	first := p.date(yy, mm, 1)
+	return p.validDate(first.Year(), first.Month(), d)
+}
+
+// dayToDate returns the range from day d to the one-day date y, d in y's month (in the month
+// before when d is later: "28-3 March" starts on February 28).
+func (p *parser) dayToDate(d int, y result) (result, bool) {
+	yy, mm, yd := y.from.Date()
+	if d > yd {
+		mm--
+	}
+	t, valid := p.dayIn(yy, mm, d)
+	if !valid {
+		return result{}, false
+	}
+	return result{kind: Exact, from: t, to: y.to, end: y.end, named: true}, true
+}
+
+// dayFirstRange reads a range of days written day first without "from" or "between": "1-5 May",
+// "1st-5th May", "1st to 5th May", "the 1st-5th of May 2023": from the first day, in the month of
+// the date that ends it, to that date. The end must be a day-first date ("5 May"), so that "2-3
+// days ago", "won 3-5" and "1-5/10" are none; a cardinal first day takes only a dash ("1 to 5 May"
+// is none: "rated 1 to 5").
+func (p *parser) dayFirstRange(i int) (result, bool) {
+	seps := rangeDashes
+	if _, _, ordinal, _ := p.dayNum(p.opt(i, "the")); ordinal {
+		seps = append(seps[:len(seps):len(seps)], "to", "through", "thru", "till", "until")
+	}
+	j, d, ok := p.rangeStartDay(i, seps...)
+	if !ok {
+		return result{}, false
+	}
+	if _, _, _, ok := p.dayNum(p.opt(j, "the")); !ok {
+		return result{}, false
+	}
+	y, ok := p.dayFirst(j)
+	if !ok || !y.date || !y.oneDay {
+		return result{}, false
+	}
+	return p.dayToDate(d, y)
+}
+
+// weekdayRange reads "Monday to Friday", "Monday through Friday", "Monday-Friday" and "Mon-Fri":
+// from the weekday the first name is alone (the most recent one; in a clause about plans the
+// coming one) to the first day after it with the second name, as "between Monday and Friday".
+// Abbreviations that are other words ("Mon", "Wed", "Sat", "Sun") need a dash or both names
+// capitalised ("Mon to Fri"); "every Monday to Friday" and a name before ("Cyber Monday to ...")
+// are none, as is a weekday to itself.
+func (p *parser) weekdayRange(i int) (result, bool) {
+	if p.is(i-1, "every", "each") || i > 0 && p.toks[i-1].word && p.toks[i-1].upper && p.tok(i-1) != "i" {
+		return result{}, false
+	}
+	w1, j, full1, ok := p.weekday(i)
+	if !ok {
+		return result{}, false
+	}
+	dash := p.is(j, rangeDashes...)
+	if !dash && !p.is(j, "to", "through", "thru", "till", "until") {
+		return result{}, false
+	}
+	w2, end, full2, ok := p.weekday(j + 1)
+	if !ok || w1 == w2 {
+		return result{}, false
+	}
+	if (!full1 || !full2) && !dash && !(p.toks[i].upper && p.toks[j+1].upper) {
+		return result{}, false
+	}
+	shift := 0
+	if p.upcoming(i) {
+		shift = 6 // the first on or after today
+	}
+	from := p.weekdayOnOrBefore(w1, shift)
+	last := p.onOrAfter(from, w2)
+	return p.window(from, p.addDays(last, 1), end), true
+}
