@@ -94,3 +94,15 @@ func TestFindRangeStarts(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"won 3-5", "rated it 1-5", "between 1 and 5 days", "mon to fri", "1-5/10"}, Options{})
 }
+
+// "all of June" and "the whole of July" are the month, as "in June".
+func TestFindWholeOf(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I do all of June?", "all of June", "2023-06-01", "2023-07-01"},
+		{"the whole of July", "the whole of July", "2023-07-01", "2023-08-01"},
+		{"the entirety of last year", "the entirety of last year", "2022-01-01", "2023-01-01"},
+		{"all of last week", "all of last week", "2023-10-16", "2023-10-23"},
+		{"the whole of the summer", "the whole of the summer", "2023-06-01", "2023-09-01"},
+	}, Options{})
+	checkNone(t, []string{"all of may go", "all of them", "the whole of the team", "all of us"}, Options{})
+}

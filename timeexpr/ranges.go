@@ -2,7 +2,7 @@ package timeexpr
 
 import "time"
 
-// Ranges whose first end is a bare day or a weekday.
+// Ranges whose first end is a bare day or a weekday, and a whole period said with "all of".
 
 // rangeDashes join the ends of a range written without "from" or "between": "1-5 May",
 // "Mon-Fri".
@@ -96,4 +96,27 @@ func (p *parser) weekdayRange(i int) (result, bool) {
 	from := p.weekdayOnOrBefore(w1, shift)
 	last := p.onOrAfter(from, w2)
 	return p.window(from, p.addDays(last, 1), end), true
+}
+
+// wholeOf reads "all of X" and "the whole of X" (also "the entirety of X") for X a month, season,
+// year or other exact window with both ends, as after a preposition ("all of June" is "in June"):
+// X's window.
+func (p *parser) wholeOf(i int) (result, bool) {
+	j := p.seq(i, "all", "of")
+	if j < 0 {
+		if k := p.seq(i, "the"); k >= 0 && p.is(k, "whole", "entirety") && p.is(k+1, "of") {
+			j = k + 2
+		}
+	}
+	if j < 0 {
+		return result{}, false
+	}
+	if p.is(j, "may") && !p.toks[j].upper {
+		return result{}, false // "all of may": the verb, not the month
+	}
+	x, ok := p.sub(j)
+	if !ok || x.kind != Exact || x.from.IsZero() || x.to.IsZero() {
+		return result{}, false
+	}
+	return x, true
 }

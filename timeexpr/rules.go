@@ -48,6 +48,7 @@ func (p *parser) expr(i int, ctx bool) (result, bool) {
 	try(p.clockFirst(i))
 	try(p.dayFirstRange(i))
 	try(p.weekdayRange(i))
+	try(p.wholeOf(i))
 	if !found {
 		return result{}, false
 	}

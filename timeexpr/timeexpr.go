@@ -94,7 +94,10 @@
 //   - Months: "in April" (a bare month needs a preposition, "last/this/next", "early/mid/late", a day
 //     or a year) is the most recent April that has started; "last April" the most recent April that
 //     has ended; "this April" April of this year; "next April" the first April after now; "April 2023",
-//     "in April last year". "early/mid/late April" are days 1-10, 11-20 and 21-end.
+//     "in April last year". "early/mid/late April" are days 1-10, 11-20 and 21-end. "all of X",
+//     "the whole of X" and "the entirety of X" are X, taken as after a preposition, for any exact
+//     window X with both ends ("all of June" is "in June", "the whole of last year" last year; a
+//     lower-case "all of may" is the verb).
 //   - Parts of a month counted in days: "the first|second|third|fourth week of May" (also "1st" to
 //     "4th") are days 1-7, 8-14, 15-21 and 22-28, "the last|final week of May" its final 7 days. A
 //     person counting weeks of a month means these blocks, not ISO or Monday-Sunday weeks (the
