@@ -121,7 +121,8 @@ func (p *parser) futureClause(i int) bool {
 
 // forward reads "the next N days", "the coming two weeks", "next 3 days", "the next few weeks": from
 // the start of today to the end of the day N units on, the mirror of "the past N days". "the next
-// week" without a count stays the calendar week.
+// week" without a count stays the calendar week; "(the) next fortnight", which has no calendar
+// bounds, is the next 14 days.
 func (p *parser) forward(i int) (result, bool) {
 	j := p.opt(i, "the")
 	if !p.is(j, "next", "coming") {
@@ -134,6 +135,8 @@ func (p *parser) forward(i int) (result, bool) {
 	} else if k := p.opt(j, "a"); p.is(k, "few", "couple", "several") {
 		n = map[string]int{"few": 3, "couple": 2, "several": 7}[p.tok(k)]
 		j = p.opt(k+1, "of")
+	} else if p.is(j, "fortnight") && !p.is(j+1, "of") && !notBeforeBarePast[p.tok(i-1)] {
+		n = 1 // "(the) next fortnight": a fortnight has no calendar bounds, so the coming 14 days
 	} else {
 		return result{}, false
 	}

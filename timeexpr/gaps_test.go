@@ -106,3 +106,17 @@ func TestFindWholeOf(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"all of may go", "all of them", "the whole of the team", "all of us"}, Options{})
 }
+
+// A fortnight has no calendar bounds: "last fortnight" is the rolling 14 days, as "the past
+// fortnight", and "next fortnight" the next 14 days.
+func TestFindFortnight(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did we discuss last fortnight?", "last fortnight", "2023-10-11", "2023-10-26"},
+		{"the past fortnight", "the past fortnight", "2023-10-11", "2023-10-26"},
+		{"previous fortnight", "previous fortnight", "2023-10-11", "2023-10-26"},
+		{"this past fortnight", "this past fortnight", "2023-10-11", "2023-10-26"},
+		{"next fortnight", "next fortnight", "2023-10-25", "2023-11-09"},
+		{"over the next fortnight", "over the next fortnight", "2023-10-25", "2023-11-09"},
+	}, Options{})
+	checkNone(t, []string{"my last fortnight in Spain", "the last fortnight of June", "our next fortnight off"}, Options{})
+}

@@ -261,6 +261,14 @@ func (p *parser) relUnit(i int) (result, bool) {
 	if p.is(j, "weekend") {
 		return p.window(p.weekStart(mod).AddDate(0, 0, 5), p.weekStart(mod+1), j+1), true
 	}
+	if p.is(j, "fortnight") {
+		// a fortnight has no calendar bounds, so "last fortnight" is "the past fortnight", the
+		// rolling 14 days ("my last fortnight in Spain" is some other one)
+		if mod >= 0 || notBeforeBarePast[p.tok(i-1)] || p.is(i-1, "the") {
+			return result{}, false
+		}
+		return p.window(p.rollFrom(1, "fortnight"), p.today(1), j+1), true
+	}
 	if p.is(j, "week") && p.is(j+1, "on") {
 		if w, next, _, ok := p.weekday(j + 2); ok {
 			return p.dayOf(p.addDays(p.weekStart(mod), (int(w)+6)%7), next), true // "last week on Tuesday"

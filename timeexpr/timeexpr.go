@@ -46,6 +46,8 @@
 //     "the prior day" and "the day prior" are yesterday alone, the day before today; "the prior 3
 //     days"), while
 //     "this past week" and "previous week" without "the" are the calendar week before this one.
+//     A fortnight has no calendar bounds, so "last|previous fortnight" and "this past fortnight"
+//     are "the past fortnight", the rolling 14 days, and "(the) next fortnight" the next 14 days.
 //     Without "the" or a count, "past week|fortnight|month|year" is "the past ..." ("what did I
 //     say past week") unless a determiner, a number or "half" comes before ("a past year", "each
 //     past month") or a number after ("past week 3"); "past weekend" is last weekend, as "the past
