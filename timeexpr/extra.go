@@ -95,6 +95,63 @@ func (p *parser) clockFirst(i int) (result, bool) {
 	return p.atClock(r, h, m, r.end), true
 }
 
+// habitWords before a time of day in its clause make it a habit, not a time: "I usually eat at
+// 6pm", "every day at noon".
+var habitWords = map[string]bool{
+	"every": true, "each": true, "usually": true, "always": true, "often": true, "normally": true,
+	"typically": true, "generally": true, "sometimes": true, "daily": true, "nightly": true,
+	"weekdays": true, "weekends": true,
+}
+
+// scoreWords before "at 10:08" make it a score or odds, not a time ("the odds at 11:10").
+var scoreWords = map[string]bool{
+	"score": true, "scored": true, "scores": true, "odds": true, "ratio": true, "won": true,
+	"lost": true, "lead": true, "led": true, "tied": true, "drew": true, "beat": true, "result": true,
+	"final": true, "halftime": true, "leading": true, "trailing": true,
+}
+
+// clockAlone reads "at 3pm", "at 15:00", "at noon" after "at" (at token i) with no day: the hour
+// [t, t+1h) of the most recent such time that has begun, today's if it has, else yesterday's (in a
+// clause about plans the first whose hour has not ended). "at 3pm on the 5th" is that day's. A
+// bare number ("at 3") is no time (clock), and neither is a habit ("I usually eat at 6pm", "at
+// 6pm every day") or a score ("the odds at 11:10", "won at 10:08").
+func (p *parser) clockAlone(i int) (result, bool) {
+	h, m, next, ok := p.clock(i + 1)
+	if !ok || p.glued(next) && p.is(next, ":", ".", "/") && p.glued(next+1) && next+1 < len(p.toks) && p.toks[next+1].word {
+		return result{}, false // "at 10:30:15", "at 3.30pm", "at 12/5"
+	}
+	if p.is(next, "every", "each", "daily") {
+		return result{}, false
+	}
+	ampm := false
+	for k := i + 1; k < next; k++ {
+		if t := p.tok(k); t == "m" || t == "noon" || t == "midday" || t == "midnight" || strings.HasSuffix(t, "am") || strings.HasSuffix(t, "pm") {
+			ampm = true
+		}
+	}
+	for k := i - 1; k >= 0 && k >= i-15 && !p.endOfClause(k); k-- {
+		if habitWords[p.tok(k)] || !ampm && k >= i-3 && scoreWords[p.tok(k)] {
+			return result{}, false
+		}
+	}
+	if p.is(next, "on") {
+		if d, ok := p.theNth(next + 1); ok {
+			return p.atClock(d, h, m, d.end), true // "at 3pm on the 5th"
+		}
+	}
+	t := time.Date(p.now.Year(), p.now.Month(), p.now.Day(), h, m, 0, 0, p.loc)
+	if p.upcoming(i) {
+		if !t.Add(time.Hour).After(p.now) {
+			y, mo, d := p.today(1).Date()
+			t = time.Date(y, mo, d, h, m, 0, 0, p.loc)
+		}
+	} else if t.After(p.now) {
+		y, mo, d := p.today(-1).Date()
+		t = time.Date(y, mo, d, h, m, 0, 0, p.loc)
+	}
+	return result{kind: Exact, from: t, to: t.Add(time.Hour), end: next}, true
+}
+
 // bareHour reads an hour without am or pm ("at 9" after "this morning"): 1 to 12, as in the
 // morning or the afternoon; clockInPart picks the one in the part of the day.
 func (p *parser) bareHour(i int) (h, m, next int, ok bool) {

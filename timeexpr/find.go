@@ -179,6 +179,11 @@ func (p *parser) match(i int) (result, bool) {
 		if r, ok := p.expr(i+1, true); ok {
 			return p.bareRange(r)
 		}
+		if p.tok(i) == "at" {
+			if r, ok := p.clockAlone(i); ok {
+				return r, true
+			}
+		}
 	}
 	if r, ok := p.expr(i, p.whole); ok {
 		return p.bareRange(r)

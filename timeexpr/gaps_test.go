@@ -120,3 +120,27 @@ func TestFindFortnight(t *testing.T) {
 	}, Options{})
 	checkNone(t, []string{"my last fortnight in Spain", "the last fortnight of June", "our next fortnight off"}, Options{})
 }
+
+// "at 3pm" alone is the most recent 3pm that has begun; a bare number, a habit or a score is no
+// time.
+func TestFindClockAlone(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"what did I say at 1pm?", "at 1pm", "2023-10-25 13:00", "2023-10-25 14:00"},
+		{"what did I say at 3pm", "at 3pm", "2023-10-24 15:00", "2023-10-24 16:00"},
+		{"at 14:00", "at 14:00", "2023-10-25 14:00", "2023-10-25 15:00"},
+		{"at 3 pm.", "at 3 pm", "2023-10-24 15:00", "2023-10-24 16:00"},
+		{"at 9:30 a.m.", "at 9:30 a.m.", "2023-10-25 09:30", "2023-10-25 10:30"},
+		{"we had lunch at noon", "at noon", "2023-10-25 12:00", "2023-10-25 13:00"},
+		{"at midnight", "at midnight", "2023-10-25 00:00", "2023-10-25 01:00"},
+		{"I'll call you at 2pm", "at 2pm", "2023-10-25 14:00", "2023-10-25 15:00"},
+		{"I'll call you at 1pm", "at 1pm", "2023-10-26 13:00", "2023-10-26 14:00"},
+		{"at 3pm on the 5th", "at 3pm on the 5th", "2023-10-05 15:00", "2023-10-05 16:00"},
+		// as before: with a day
+		{"at 3pm yesterday", "at 3pm yesterday", "2023-10-24 15:00", "2023-10-24 16:00"},
+		{"on Monday at 3pm", "on Monday at 3pm", "2023-10-23 15:00", "2023-10-23 16:00"},
+	}, Options{})
+	checkNone(t, []string{
+		"at 3", "what did I say at 3", "the score was 3-2 at 3", "the odds at 11:10", "we led at 10:08",
+		"I usually eat at 6pm", "at 6pm every day", "every day at noon", "at 10:30:15", "3pm",
+	}, Options{})
+}

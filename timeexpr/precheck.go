@@ -17,6 +17,8 @@ var triggerWords = func() map[string]bool {
 		"fortnights",
 		// relative days and parts of a day
 		"today", "yesterday", "tomorrow", "tonight", "now", "night", "morning", "afternoon", "evening",
+		// times of day without a digit ("at noon")
+		"noon", "midday", "midnight",
 		// vague phrases ("of late", "some time back", "moments ago", "earlier")
 		"recently", "lately", "late", "ago", "back", "earlier",
 		// conversational anchors and "this time last year"

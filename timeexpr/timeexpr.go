@@ -200,7 +200,11 @@
 //     "in a second|minute" are idioms.
 //   - ISO date-times ("2023-05-04T10:00:00Z", "2023-05-04 10:00" in the location): [t, t+1s).
 //   - A time of day with a single day ("yesterday at 3pm", "15:00 on Monday", "May 4 at noon"): the
-//     hour [t, t+1h). A time of day alone is not a date.
+//     hour [t, t+1h). A time of day alone is not a date, except after "at": "at 3pm", "at 15:00",
+//     "at noon" are the hour of the most recent such time that has begun (today's if it has,
+//     else yesterday's; in a clause about plans the first whose hour has not ended), "at 3pm on
+//     the 5th" that day's. A bare number ("at 3"), a habit ("I usually eat at 6pm", "at 6pm every
+//     day") and a score after score words ("the odds at 11:10", "we led at 10:08") are none.
 //   - Holidays need a preposition, last/this/next or a year: "at Christmas", "on New Year's Eve",
 //     "last Halloween", "Valentine's Day 2022", "at Easter"; like dates, without a year the most
 //     recent one not after today, "last Easter" the most recent before today, "next Easter" the
