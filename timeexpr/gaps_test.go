@@ -144,3 +144,25 @@ func TestFindClockAlone(t *testing.T) {
 		"I usually eat at 6pm", "at 6pm every day", "every day at noon", "at 10:30:15", "3pm",
 	}, Options{})
 }
+
+// A holiday whose name says a day and no thing stands alone at the end of a clause; "Christmas
+// tree", "Halloween costume" and greetings stay none.
+func TestFindBareHoliday(t *testing.T) {
+	checkExact(t, []exactCase{
+		{"Christmas Day", "Christmas Day", "2022-12-25", "2022-12-26"},
+		{"What did we do Christmas Day?", "Christmas Day", "2022-12-25", "2022-12-26"},
+		{"Christmas Eve, we ate goose", "Christmas Eve", "2022-12-24", "2022-12-25"},
+		{"New Year's Day", "New Year's Day", "2023-01-01", "2023-01-02"},
+		{"New Years Eve.", "New Years Eve", "2022-12-31", "2023-01-01"},
+		{"Valentine's Day", "Valentine's Day", "2023-02-14", "2023-02-15"},
+		{"Halloween", "Halloween", "2022-10-31", "2022-11-01"},
+		{"what did I wear Halloween?", "Halloween", "2022-10-31", "2022-11-01"},
+		// as before
+		{"on Christmas Day", "on Christmas Day", "2022-12-25", "2022-12-26"},
+	}, Options{})
+	checkNone(t, []string{
+		"Christmas tree", "Easter egg", "Halloween costume", "a Halloween costume party",
+		"Christmas Day dinner", "Happy Halloween!", "Merry Christmas!", "Christmas", "Easter",
+		"Independence Day", "Valentine's Day cards",
+	}, Options{})
+}

@@ -311,7 +311,7 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 	default:
 		if yy, after, ok := p.yearSuffix(j); ok {
 			y, hasYear, j = yy, true, after
-		} else if !ctx && !weekend {
+		} else if !ctx && !weekend && !p.bareHoliday(i, name, j) {
 			return result{}, false
 		} else if p.upcoming(i) {
 			if p.holidayOn(h, y).Before(today) {
@@ -339,6 +339,26 @@ func (p *parser) holidayRead(i int, ctx, span bool) (result, bool) {
 	}
 	r.named = !hasMod
 	return r, true
+}
+
+// bareHoliday reports whether the holiday named from token name to token end (the expression
+// starting at i) stands without a preposition: its name says a day that is no thing ("Christmas
+// Day", "Christmas Eve", "New Year's Day", "New Year's Eve", "Valentine's Day", "Halloween"), and it
+// ends its clause ("What did we do Christmas Day?"), so "Christmas tree", "Halloween costume" and
+// "Christmas Day dinner" stay none; a greeting ("Happy Halloween!") is none too.
+func (p *parser) bareHoliday(i, name, end int) bool {
+	if name != i || !p.endOfClause(end) || p.is(i-1, "happy", "merry") {
+		return false
+	}
+	switch p.tok(name) {
+	case "halloween":
+		return true
+	case "christmas", "xmas", "new":
+		return p.is(end-1, "day", "eve")
+	case "valentine", "valentines":
+		return true // the name needs "day" (holidayName)
+	}
+	return false
 }
 
 // breakWords after a holiday's name make a break around it ("Thanksgiving break", "the Easter

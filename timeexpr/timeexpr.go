@@ -206,7 +206,10 @@
 //     the 5th" that day's. A bare number ("at 3"), a habit ("I usually eat at 6pm", "at 6pm every
 //     day") and a score after score words ("the odds at 11:10", "we led at 10:08") are none.
 //   - Holidays need a preposition, last/this/next or a year: "at Christmas", "on New Year's Eve",
-//     "last Halloween", "Valentine's Day 2022", "at Easter"; like dates, without a year the most
+//     "last Halloween", "Valentine's Day 2022", "at Easter"; or, for a name that says a day and no
+//     thing (Christmas Day, Christmas Eve, New Year's Day, New Year's Eve, Valentine's Day,
+//     Halloween), the end of a clause after it ("What did we do Christmas Day?"; "Christmas Day
+//     dinner", "Happy Halloween!" are none); like dates, without a year the most
 //     recent one not after today, "last Easter" the most recent before today, "next Easter" the
 //     first after today. Fixed: Christmas (Eve, Day), New Year's (Eve, Day), Halloween, Valentine's
 //     Day, St. Patrick's Day, Independence Day and the Fourth of July (US), Boxing Day (December
