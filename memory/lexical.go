@@ -113,10 +113,11 @@ func speaker(content string) string {
 }
 
 // speakerTerms returns the lexical terms of content's speaker (see
-// speaker), as queries are read, or nil.
+// speaker), as queries are read, or nil (also for a name of stopwords
+// only, "The: ...", which no query can name).
 func speakerTerms(content string) []string {
-	if sp := speaker(content); sp != "" {
-		return embed.LexicalTerms(sp)
+	if ts := embed.LexicalTerms(speaker(content)); len(ts) > 0 {
+		return ts
 	}
 	return nil
 }

@@ -223,6 +223,9 @@ func TestNamedSpeakers(t *testing.T) {
 			t.Errorf("namedSpeakers(%v) = %v, want %v", tt.q, got, tt.want)
 		}
 	}
+	if got := speakerTerms("The: a line whose speaker is a stopword"); got != nil {
+		t.Errorf("speakerTerms of a stopword name = %#v, want nil", got)
+	}
 	if got := namedSpeakers(terms("joanna"), cands[2:]); got != nil {
 		t.Errorf("no transcript lines: %v, want nil", got)
 	}
