@@ -312,24 +312,23 @@ func (p *parser) nthDay(i, d, end int) (result, bool) {
 // ordinals, the first is the most recent such day, as "on the 4th", and the second in its month
 // (or the next, when smaller). A cardinal first day ("between 1 and 5 May") needs a date after it.
 func (p *parser) dayRange(i int, seps ...string) (result, bool) {
-	j, d, ok := p.rangeStartDay(i, seps...)
+	s, ok := p.rangeStartDay(i, seps...)
 	if !ok {
 		return result{}, false
 	}
+	j, d := s.sep+1, s.d
 	p.rangeEnd = true
 	y, ok := p.expr(j, true)
 	p.rangeEnd = false
-	k := p.opt(i, "the")
-	_, next, ordinal, _ := p.dayNum(k)
 	if ok && y.kind == Exact && y.date && y.oneDay {
 		return p.dayToDate(d, y)
 	}
 	k2 := p.opt(j, "the")
 	d2, end, ordinal2, ok := p.dayNum(k2)
-	if !ok || !ordinal || !ordinal2 || !p.dayEnds(end) {
+	if !ok || !s.ordinal || !ordinal2 || !p.dayEnds(end) {
 		return result{}, false
 	}
-	x, ok := p.nthDay(k, d, next)
+	x, ok := p.nthDay(s.day, d, s.sep)
 	if !ok {
 		return result{}, false
 	}

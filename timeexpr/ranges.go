@@ -8,15 +8,26 @@ import "time"
 // "Mon-Fri".
 var rangeDashes = []string{"-", "–", "—"}
 
+// rangeSeps join a first day to the end of its range when the day is an ordinal ("1st to 5th
+// May"); a cardinal one takes only rangeDashes.
+var rangeSeps = append(rangeDashes[:len(rangeDashes):len(rangeDashes)], "to", "through", "thru", "till", "until")
+
+// rangeStart is the first end of a range of days: the day d of the month at token day, and the
+// separator at token sep.
+type rangeStart struct {
+	day, d, sep int
+	ordinal     bool
+}
+
 // rangeStartDay reads the first end of a range of days at token i, a day of the month ("1",
-// "1st", "the 1st") followed by one of seps; it returns the token after the separator and the day.
-func (p *parser) rangeStartDay(i int, seps ...string) (j, d int, ok bool) {
+// "1st", "the 1st") followed by one of seps.
+func (p *parser) rangeStartDay(i int, seps ...string) (rangeStart, bool) {
 	k := p.opt(i, "the")
 	d, next, ordinal, ok := p.dayNum(k)
 	if !ok || (k > i && !ordinal) || !p.is(next, seps...) {
-		return 0, 0, false
+		return rangeStart{}, false
 	}
-	return next + 1, d, true
+	return rangeStart{day: k, d: d, sep: next, ordinal: ordinal}, true
 }
 
 // dayIn returns day d of month mm of year yy (mm normalised: month 0 is last year's December),
@@ -46,14 +57,11 @@ func (p *parser) dayToDate(d int, y result) (result, bool) {
 // days ago", "won 3-5" and "1-5/10" are none; a cardinal first day takes only a dash ("1 to 5 May"
 // is none: "rated 1 to 5").
 func (p *parser) dayFirstRange(i int) (result, bool) {
-	seps := rangeDashes
-	if _, _, ordinal, _ := p.dayNum(p.opt(i, "the")); ordinal {
-		seps = append(seps[:len(seps):len(seps)], "to", "through", "thru", "till", "until")
-	}
-	j, d, ok := p.rangeStartDay(i, seps...)
-	if !ok {
+	s, ok := p.rangeStartDay(i, rangeSeps...)
+	if !ok || !s.ordinal && !p.is(s.sep, rangeDashes...) {
 		return result{}, false
 	}
+	j := s.sep + 1
 	if _, _, _, ok := p.dayNum(p.opt(j, "the")); !ok {
 		return result{}, false
 	}
@@ -61,7 +69,7 @@ func (p *parser) dayFirstRange(i int) (result, bool) {
 	if !ok || !y.date || !y.oneDay {
 		return result{}, false
 	}
-	return p.dayToDate(d, y)
+	return p.dayToDate(s.d, y)
 }
 
 // weekdayRange reads "Monday to Friday", "Monday through Friday", "Monday-Friday" and "Mon-Fri":

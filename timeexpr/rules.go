@@ -177,7 +177,7 @@ func (p *parser) relDay(i int) (result, bool) {
 		if p.is(i+1, "night") {
 			return p.dayPart(p.dayOf(p.today(-1), i+2), "night"), true
 		}
-		if p.is(i+1, "evening") && !p.is(i+2, "of") && !notBeforeBarePast[p.tok(i-1)] && !p.is(i-1, "the") {
+		if p.is(i+1, "evening") && !p.is(i+2, "of") && !p.someOtherLast(i) {
 			// "last evening" is yesterday evening; "my last evening in Paris", "the last evening
 			// of the trip" are some other one
 			return p.dayPart(p.dayOf(p.today(-1), i+2), "evening"), true
@@ -264,7 +264,7 @@ func (p *parser) relUnit(i int) (result, bool) {
 	if p.is(j, "fortnight") {
 		// a fortnight has no calendar bounds, so "last fortnight" is "the past fortnight", the
 		// rolling 14 days ("my last fortnight in Spain" is some other one)
-		if mod >= 0 || notBeforeBarePast[p.tok(i-1)] || p.is(i-1, "the") {
+		if mod >= 0 || p.someOtherLast(i) {
 			return result{}, false
 		}
 		return p.window(p.rollFrom(1, "fortnight"), p.today(1), j+1), true
@@ -353,6 +353,12 @@ var notBeforeBarePast = map[string]bool{
 	"no": true, "per": true, "my": true, "your": true, "his": true, "her": true, "its": true,
 	"our": true, "their": true, "whose": true, "that": true, "half": true, "quarter": true,
 	"well": true, "way": true, "long": true, "just": true,
+}
+
+// someOtherLast reports whether "last" at token i follows "the" or a determiner, which make it
+// the last of some other series: "my last evening in Paris", "the last fortnight of the trip".
+func (p *parser) someOtherLast(i int) bool {
+	return notBeforeBarePast[p.tok(i-1)] || p.is(i-1, "the")
 }
 
 // barePast reports whether "past <unit>" at token i, without "the" or a count, reads as "the past
