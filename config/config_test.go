@@ -307,6 +307,63 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadSameKeyTwice: the decoder matches key names to settings ignoring
+// case, so a file with two spellings of one key would set it from whichever
+// it visited last, differently from run to run. Load refuses such a file,
+// every time with the same error, and still takes a single key in another
+// case.
+func TestLoadSameKeyTwice(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       []string
+	}{
+		{"top-level key", "store = \"a\"\nSTORE = \"b\"\n", []string{"store", "STORE"}},
+		{"key in a table", "[recall]\nlimit = 3\nLimit = 4\n", []string{"recall.limit", "recall.Limit"}},
+		{"table in two cases", "[embedder]\nprovider = \"builtin\"\n[EMBEDDER]\nprovider = \"ollama\"\n",
+			[]string{"embedder", "EMBEDDER"}},
+		{"dotted and table", "Embedder.provider = \"ollama\"\n[embedder]\nprovider = \"builtin\"\n",
+			[]string{"Embedder.provider", "embedder.provider"}},
+		// strings.EqualFold also holds the long s and the Kelvin sign equal
+		// to s and k.
+		{"long s", "store = \"a\"\n\"\u017ftore\" = \"b\"\n", []string{"store", "\u017ftore"}},
+		{"Kelvin sign", "[embedder]\napi_key = \"a\"\n\"api_\u212aey\" = \"b\"\n", []string{"embedder.api_key", "embedder.\"api_\u212aey\""}},
+		// Checked before the values: a wrong type on one spelling does not
+		// decide which error is reported.
+		{"wrong type on one", "store = \"a\"\nSTORE = 1\n", []string{"store", "STORE", "same key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := setup(t, tt.file)
+			var first string
+			for i := 0; i < 20; i++ {
+				_, err := Load(e.get)
+				if err == nil {
+					t.Fatal("Load succeeded, want an error")
+				}
+				if i == 0 {
+					first = err.Error()
+					for _, w := range append([]string{"config.toml", "same key"}, tt.want...) {
+						if !strings.Contains(first, w) {
+							t.Errorf("error %q does not mention %q", first, w)
+						}
+					}
+				} else if err.Error() != first {
+					t.Fatalf("run %d: error %q, run 0: %q", i, err, first)
+				}
+			}
+		})
+	}
+
+	e, _ := setup(t, "Store = \"a\"\n[Recall]\nLIMIT = 7\n")
+	c, err := Load(e.get)
+	if err != nil {
+		t.Fatalf("one spelling per key: %v", err)
+	}
+	if c.Store != "a" || c.Recall.Limit != 7 {
+		t.Errorf("store %q, recall.limit %d; want a, 7", c.Store, c.Recall.Limit)
+	}
+}
+
 func TestDuration(t *testing.T) {
 	const day = 24 * time.Hour
 	tests := []struct {

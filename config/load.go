@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -53,6 +54,13 @@ func (c *Config) loadFile(path string, explicit bool) error {
 		return fmt.Errorf("config: read %s (MNEME_CONFIG): %w", path, err)
 	}
 	md, err := toml.Decode(string(data), c)
+	// Checked before err: the decoder visits a table's keys in map order, so
+	// two spellings of one key make both the result and the first error
+	// depend on chance.
+	if a, b, ok := sameKey(md.Keys()); ok {
+		return fmt.Errorf("config: %s: %s and %s are the same key (key names ignore case): keep one",
+			path, a, b)
+	}
 	if err != nil {
 		return fmt.Errorf("config: %s: %w", path, err)
 	}
@@ -103,4 +111,43 @@ func (c *Config) loadEnv(getenv func(string) string) error {
 		c.Recall.DecayUnit = &d
 	}
 	return nil
+}
+
+// sameKey finds two keys in the file that differ in spelling but that the
+// TOML decoder matches to the same setting: it matches a key to a field
+// ignoring case (strings.EqualFold), so "store" and "STORE" would both set
+// Store, in an order that changes from run to run. It returns the first two
+// such spellings in file order.
+func sameKey(keys []toml.Key) (a, b string, ok bool) {
+	seen := make(map[string]string, len(keys))
+	for _, k := range keys {
+		parts := make([]string, len(k))
+		for i, p := range k {
+			parts[i] = foldCase(p)
+		}
+		folded := strings.Join(parts, "\x00")
+		spelled := k.String()
+		if first, dup := seen[folded]; dup && first != spelled {
+			return first, spelled, true
+		}
+		seen[folded] = spelled
+	}
+	return "", "", false
+}
+
+// foldCase maps s to one representative of the strings strings.EqualFold
+// holds equal to it: each rune becomes the smallest rune of its simple case
+// folding orbit (so "K", "k" and the Kelvin sign all become "K").
+func foldCase(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		low := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < low {
+				low = f
+			}
+		}
+		sb.WriteRune(low)
+	}
+	return sb.String()
 }
