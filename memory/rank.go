@@ -230,6 +230,22 @@ type search struct {
 	when     bool // the question asks for a time ("when did ...")
 }
 
+// lexicalRanking is rk as the lexical search of s uses it: without
+// pseudo-relevance feedback when s asks for a time or names an exact window.
+// Such a question looks for one event; the top three memories it would feed
+// back (within a window, lines of the same day) bring in their topic and
+// date words and lift more of the same talk over the event asked about. On
+// LoCoMo (recall@5 dev / held-out, recall@1 over all): 0.732 / 0.723, 0.413
+// with feedback everywhere; 0.735 / 0.723 without it for "when" questions;
+// 0.735 / 0.724 without it in exact windows; 0.737 / 0.724, 0.423 with
+// both, temporal 0.890 / 0.703 -> 0.892 / 0.746.
+func (s search) lexicalRanking(rk Ranking) Ranking {
+	if s.when || (s.win != nil && !s.win.vague) {
+		rk.PRFTerms = 0
+	}
+	return rk
+}
+
 // candidate is one memory being ranked.
 type candidate struct {
 	d        *doc
@@ -416,7 +432,7 @@ func (ix *index) candidates(ctx context.Context, s search, f filter) ([]candidat
 			seen[d.slot] = len(out)
 			out = append(out, candidate{d: d, lex: lex, tagShare: tagShare(d.m.Tags, s.tags)})
 		}
-		scores, top := lexicalSearch(sc, rk, s.terms, n, s.archived, func(slot int32) bool { return f.pass(sc, slot) })
+		scores, top := lexicalSearch(sc, s.lexicalRanking(rk), s.terms, n, s.archived, func(slot int32) bool { return f.pass(sc, slot) })
 		for _, slot := range top {
 			add(sc.docs[slot], scores[slot])
 		}

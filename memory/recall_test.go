@@ -423,3 +423,50 @@ func TestRecallDateOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallFeedbackOnlyForTopics: pseudo-relevance feedback brings in the
+// words the best matches share ("shelter", "vet"), so a question about a
+// topic also finds what was said around it; a question for a time, or one
+// naming an exact day, looks for one event and ranks by its own words only.
+func TestRecallFeedbackOnlyForTopics(t *testing.T) {
+	c := &recallClock{t: rankDay0}
+	st := openRecallStore(t, c)
+	ctx := context.Background()
+	for i, text := range []string{
+		"Ana: we adopted a puppy",
+		"Ana: the puppy came from the shelter, the vet there was kind",
+		"Ana: the shelter vet said the puppy is healthy",
+		"Ben: I volunteer at the shelter with the vet on Sundays",
+		"Ben: my guitar lessons start again",
+		"Ben: the new bakery sells rye bread",
+	} {
+		rememberDraft(t, st, Draft{Content: text, Time: rankDay0.Add(time.Duration(i) * time.Minute)})
+	}
+	c.set(rankDay0.AddDate(0, 0, 10))
+	const fedBack = "Ben: I volunteer at the shelter"
+	for _, tt := range []struct {
+		q        string
+		feedback bool
+	}{
+		{"tell me about Ana adopting the puppy", true},
+		{"when did Ana adopt the puppy?", false},
+		{"what did Ana adopt on May 1st?", false},
+	} {
+		res, err := st.Recall(ctx, Query{Text: tt.q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Memory.Content != "Ana: we adopted a puppy" {
+			t.Errorf("%q: first %v, want the adoption", tt.q, hitContents(res.Hits))
+		}
+		lexical := false
+		for _, h := range res.Hits {
+			if strings.HasPrefix(h.Memory.Content, fedBack) {
+				lexical = h.Score.Lexical > 0
+			}
+		}
+		if lexical != tt.feedback {
+			t.Errorf("%q: %q matched by words %v, want %v (feedback)", tt.q, fedBack, lexical, tt.feedback)
+		}
+	}
+}

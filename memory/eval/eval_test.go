@@ -165,11 +165,11 @@ func TestLoCoMo(t *testing.T) {
 	t.Logf("LoCoMo %s, default ranking, built-in embedder:\n%s", what, rep.Table())
 	// The figures DefaultRanking achieves (its doc comment) less two points,
 	// so that a regression fails.
-	want := map[int]float64{5: 0.727 - 0.02, 10: 0.803 - 0.02}
-	temporal := 0.794 - 0.03 // 321 questions: a point is 3 of them
+	want := map[int]float64{5: 0.730 - 0.02, 10: 0.804 - 0.02}
+	temporal := 0.817 - 0.03 // 321 questions: a point is 3 of them
 	if raceEnabled {
-		want = map[int]float64{5: 0.723 - 0.02, 10: 0.795 - 0.02}
-		temporal = 0.703 - 0.03
+		want = map[int]float64{5: 0.724 - 0.02, 10: 0.796 - 0.02}
+		temporal = 0.746 - 0.03
 	}
 	for _, k := range []int{5, 10} {
 		if r := rep.All.Recall[k]; r < want[k] {
