@@ -257,15 +257,18 @@ func (p *parser) rangeTo(x result, j int) (result, bool) {
 
 // theNth reads "the 4th" after "on": the most recent 4th of a month not after today.
 func (p *parser) theNth(i int) (result, bool) {
-	j := p.seq(i, "the")
-	if j < 0 {
+	if !p.is(i, "the") {
 		return result{}, false
 	}
-	d, next, ordinal, ok := p.dayNum(j)
-	if !ok || !ordinal {
-		return result{}, false
-	}
-	if !p.dayEnds(next) {
+	return p.bareNth(i)
+}
+
+// bareNth reads a day of the month alone, "the 4th", "4th" or "the fourth" (an ordinal that
+// stands as a date, see dayEnds: "the 4th floor" is none), as theNth; "4th" without "the" only
+// where a day is expected ("the weekend of 7th").
+func (p *parser) bareNth(i int) (result, bool) {
+	d, next, ordinal, ok := p.dayNum(p.opt(i, "the"))
+	if !ok || !ordinal || !p.dayEnds(next) {
 		return result{}, false
 	}
 	return p.nthDay(i, d, next)

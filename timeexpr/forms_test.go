@@ -8,7 +8,13 @@ import (
 // checkExact runs exact cases at both fixed clocks (see clocks) with options.
 func checkExact(t *testing.T, cases []exactCase, opt Options) {
 	t.Helper()
-	for name, now := range clocks(t) {
+	checkExactAt(t, clocks(t), cases, opt)
+}
+
+// checkExactAt is checkExact at the given clocks, each in its own location.
+func checkExactAt(t *testing.T, nows map[string]time.Time, cases []exactCase, opt Options) {
+	t.Helper()
+	for name, now := range nows {
 		o := opt
 		o.Location = now.Location()
 		for _, c := range cases {
@@ -31,7 +37,13 @@ func checkExact(t *testing.T, cases []exactCase, opt Options) {
 // checkNone asserts that none of ins holds a time expression, at both clocks.
 func checkNone(t *testing.T, ins []string, opt Options) {
 	t.Helper()
-	for name, now := range clocks(t) {
+	checkNoneAt(t, clocks(t), ins, opt)
+}
+
+// checkNoneAt is checkNone at the given clocks.
+func checkNoneAt(t *testing.T, nows map[string]time.Time, ins []string, opt Options) {
+	t.Helper()
+	for name, now := range nows {
 		o := opt
 		o.Location = now.Location()
 		for _, in := range ins {

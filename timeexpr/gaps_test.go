@@ -166,3 +166,42 @@ func TestFindBareHoliday(t *testing.T) {
 		"Independence Day", "Valentine's Day cards",
 	}, Options{})
 }
+
+// saturdayClocks are Saturday 2026-11-21 15:30 in UTC and in Berlin: the 20th was a Friday, the
+// 16th a Monday, the 7th a Saturday.
+func saturdayClocks(t *testing.T) map[string]time.Time {
+	t.Helper()
+	nows := map[string]time.Time{}
+	for name, now := range clocks(t) {
+		nows[name] = time.Date(2026, 11, 21, 15, 30, 0, 0, now.Location())
+	}
+	return nows
+}
+
+// "the weekend of the 7th" is the weekend holding that day, as "the weekend of November 7th"; a
+// Friday's is the one after it, a Monday's the one before it.
+func TestFindWeekendOfDay(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"what did we do the weekend of the 7th?", "the weekend of the 7th", "2026-11-07", "2026-11-09"},
+		{"over the weekend of the 8th", "over the weekend of the 8th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 6th", "the weekend of the 6th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 9th", "the weekend of the 9th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 11th", "the weekend of the 11th", "2026-11-14", "2026-11-16"},
+		{"the weekend of 7th", "the weekend of 7th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the seventh", "the weekend of the seventh", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 21st", "the weekend of the 21st", "2026-11-21", "2026-11-23"},
+		// a day not yet come this month is last month's: October 31 was a Saturday
+		{"the weekend of the 31st", "the weekend of the 31st", "2026-10-31", "2026-11-02"},
+		{"the weekend of November 7th", "the weekend of November 7th", "2026-11-07", "2026-11-09"},
+		{"the weekend of 7 November", "the weekend of 7 November", "2026-11-07", "2026-11-09"},
+		{"the weekend of Monday November 9th", "the weekend of Monday November 9th", "2026-11-07", "2026-11-09"},
+		{"the weekend of Memorial Day", "the weekend of Memorial Day", "2026-05-23", "2026-05-25"},
+		{"the week of the 7th", "the week of the 7th", "2026-11-02", "2026-11-09"},
+		// as before
+		{"the weekend", "the weekend", "2026-11-21", "2026-11-23"},
+		{"the weekend of the 7th of November", "the weekend of the 7th of November", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 7th birthday", "the weekend", "2026-11-21", "2026-11-23"},
+		{"the weekend of 7", "the weekend", "2026-11-21", "2026-11-23"},
+	}, Options{})
+	checkNoneAt(t, saturdayClocks(t), []string{"a weekend of fun", "weekend of the 7th"}, Options{})
+}

@@ -45,7 +45,8 @@ func (p *parser) anchorOf(j int) (result, bool) {
 
 // relative reads forms placed against another expression X (any exact window with both ends) or
 // against last/next:
-//   - "the day|week|weekend|night|Friday before|after X", "the week|weekend of X"; "(the) last
+//   - "the day|week|weekend|night|Friday before|after X", "the week|weekend of X" (X may also be
+//     a bare day: "the weekend of the 7th"); "(the) last
 //     weekend before X" and "the first|next Friday after X" are "the weekend before X" and "the
 //     Friday after X";
 //   - "the Friday|weekend|night before last", "the Monday|week|weekend|month|year after next";
@@ -115,6 +116,9 @@ func (p *parser) relative(i int) (result, bool) {
 		}
 		x, ok := p.anchorOf(k + 1)
 		if !ok {
+			x, ok = p.bareNth(k + 1) // "the weekend of the 7th"
+		}
+		if !ok {
 			return result{}, false
 		}
 		first, after := p.span(x)
@@ -125,6 +129,10 @@ func (p *parser) relative(i int) (result, bool) {
 		r := p.window(mon, p.addDays(mon, 7), x.end)
 		if what == "weekend" {
 			r.from = p.addDays(mon, 5)
+			if first.Weekday() == time.Monday {
+				// a Monday ends the weekend before it, as a holiday Monday ends its long weekend
+				r.from, r.to = p.addDays(first, -2), first
+			}
 		}
 		r.named = x.named
 		return r, true
