@@ -205,3 +205,29 @@ func TestFindWeekendOfDay(t *testing.T) {
 	}, Options{})
 	checkNoneAt(t, saturdayClocks(t), []string{"a weekend of fun", "weekend of the 7th"}, Options{})
 }
+
+// "last week Tuesday" is Tuesday of last week, as "last week on Tuesday" and "Tuesday of last
+// week"; "this|next week Friday" likewise.
+func TestFindWeekThenWeekday(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"what did I do last week Tuesday?", "last week Tuesday", "2026-11-10", "2026-11-11"},
+		{"last week Tuesday evening", "last week Tuesday evening", "2026-11-10 17:00", "2026-11-11 00:00"},
+		{"this week Monday", "this week Monday", "2026-11-16", "2026-11-17"},
+		{"I'll call you next week Friday", "next week Friday", "2026-11-27", "2026-11-28"},
+		{"next week Friday at 3pm", "next week Friday at 3pm", "2026-11-27 15:00", "2026-11-27 16:00"},
+		{"last week Tues", "last week Tues", "2026-11-10", "2026-11-11"},
+		// a range of weekdays after the week is in it, not the day alone
+		{"last week Monday to Wednesday", "last week Monday to Wednesday", "2026-11-09", "2026-11-12"},
+		{"last week on Mon-Fri", "last week on Mon-Fri", "2026-11-09", "2026-11-14"},
+		{"last week Mon-Wed", "last week Mon-Wed", "2026-11-09", "2026-11-12"},
+		{"next week Monday through Friday", "next week Monday through Friday", "2026-11-23", "2026-11-28"},
+		// as before
+		{"last week on Tuesday", "last week on Tuesday", "2026-11-10", "2026-11-11"},
+		{"Tuesday of last week", "Tuesday of last week", "2026-11-10", "2026-11-11"},
+		{"Monday last week", "Monday last week", "2026-11-09", "2026-11-10"},
+		{"last week", "last week", "2026-11-09", "2026-11-16"},
+		{"last week, Tuesday", "last week", "2026-11-09", "2026-11-16"},
+		{"last week sat down", "last week", "2026-11-09", "2026-11-16"},
+		{"the last week Tuesday", "the last week", "2026-11-14", "2026-11-22"},
+	}, Options{})
+}

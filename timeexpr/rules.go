@@ -222,8 +222,8 @@ func (p *parser) relDay(i int) (result, bool) {
 	return result{}, false
 }
 
-// relUnit reads last/this/next week|month|year|weekend, "the week before last", the rolling "the
-// past 3 days" and "the weekend".
+// relUnit reads last/this/next week|month|year|weekend, "last week (on) Tuesday", "the week before
+// last", the rolling "the past 3 days" and "the weekend".
 func (p *parser) relUnit(i int) (result, bool) {
 	if p.seq(i, "past", "weekend") >= 0 && p.barePast(i, "weekend") {
 		return p.window(p.weekStart(-1).AddDate(0, 0, 5), p.weekStart(0), i+2), true
@@ -269,9 +269,19 @@ func (p *parser) relUnit(i int) (result, bool) {
 		}
 		return p.window(p.rollFrom(1, "fortnight"), p.today(1), j+1), true
 	}
-	if p.is(j, "week") && p.is(j+1, "on") {
-		if w, next, _, ok := p.weekday(j + 2); ok {
-			return p.dayOf(p.addDays(p.weekStart(mod), (int(w)+6)%7), next), true // "last week on Tuesday"
+	if p.is(j, "week") {
+		// "last week on Tuesday", "last week Tuesday" (a name that is no other word without "on":
+		// "last week sat down" is last week); "last week Monday to Wednesday" is those days of it
+		k := p.opt(j+1, "on")
+		if w, next, full, ok := p.weekday(k); ok {
+			from := p.addDays(p.weekStart(mod), (int(w)+6)%7)
+			if r, ok := p.weekdayRange(k); ok {
+				w2, _, _, _ := p.weekday(r.end - 1)
+				return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), r.end), true
+			}
+			if full || k > j+1 {
+				return p.dayOf(from, next), true
+			}
 		}
 	}
 	return p.calendarUnit(p.tok(j), mod, j+1)

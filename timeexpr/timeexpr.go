@@ -61,8 +61,11 @@
 //   - Weekdays: "Monday" / "on Monday" is the most recent Monday not after today (today, if today is
 //     Monday); "last Monday" the most recent Monday before today; "this Monday" the Monday of the
 //     current week (may be in the future); "next Monday" the first Monday after today; "Monday last
-//     week" the Monday of last week, and so are "on Monday last week" and "last week on Monday"
-//     ("this|next week on Friday" likewise; "last week on Friday evening" is its evening).
+//     week" the Monday of last week, and so are "on Monday last week", "Monday of last week",
+//     "last week on Monday" and "last week Monday" ("this|next week (on) Friday" likewise; "last
+//     week on Friday evening" is its evening; without "on" the name must be no other word: "last
+//     week sat down" is last week). "last week Monday to Wednesday" ("last week Mon-Wed") is
+//     those days of last week.
 //     "Monday the 2nd" ("Friday the 13th", "Tuesday, the 17th", "Sunday 15th") is the most recent
 //     2nd not after today that is a Monday, searching three years back (else the 2nd alone, as "on
 //     the 2nd"). Abbreviations that are no other word ("Tues", "Weds", "Thur", "Thurs") stand
