@@ -231,3 +231,46 @@ func TestFindWeekThenWeekday(t *testing.T) {
 		{"the last week Tuesday", "the last week", "2026-11-14", "2026-11-22"},
 	}, Options{})
 }
+
+// "two Mondays ago" is the Monday before last, counted back from the most recent Monday before
+// today ("a Monday ago"); "two summers ago" the summer before last summer.
+func TestFindCountedWeekdaysAndSeasons(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"what did we do 2 Mondays ago?", "2 Mondays ago", "2026-11-09", "2026-11-10"},
+		{"two Mondays ago", "two Mondays ago", "2026-11-09", "2026-11-10"},
+		{"the Monday before last", "the Monday before last", "2026-11-09", "2026-11-10"},
+		{"a Friday ago", "a Friday ago", "2026-11-20", "2026-11-21"},
+		{"1 Friday ago", "1 Friday ago", "2026-11-20", "2026-11-21"},
+		{"two Fridays ago", "two Fridays ago", "2026-11-13", "2026-11-14"},
+		{"3 Fridays ago", "3 Fridays ago", "2026-11-06", "2026-11-07"},
+		// today is not one ago: "a Saturday ago" is last Saturday
+		{"a Saturday ago", "a Saturday ago", "2026-11-14", "2026-11-15"},
+		{"three Sundays back.", "three Sundays back", "2026-11-01", "2026-11-02"},
+		{"two Mondays ago in the evening", "two Mondays ago in the evening", "2026-11-09 17:00", "2026-11-10 00:00"},
+		// seasons: last summer is the most recent that has ended, one summer ago
+		{"last summer", "last summer", "2026-06-01", "2026-09-01"},
+		{"a summer ago", "a summer ago", "2026-06-01", "2026-09-01"},
+		{"what did I do two summers ago?", "two summers ago", "2025-06-01", "2025-09-01"},
+		{"3 summers ago", "3 summers ago", "2024-06-01", "2024-09-01"},
+		{"two winters ago", "two winters ago", "2024-12-01", "2025-03-01"},
+		{"two springs ago", "two springs ago", "2025-03-01", "2025-06-01"},
+		{"two autumns ago", "two autumns ago", "2024-09-01", "2024-12-01"},
+		{"two falls ago", "two falls ago", "2024-09-01", "2024-12-01"},
+		{"a few summers back, two summers back.", "two summers back", "2025-06-01", "2025-09-01"},
+		// as before
+		{"two weekends ago", "two weekends ago", "2026-11-07", "2026-11-09"},
+		{"Monday", "Monday", "2026-11-16", "2026-11-17"},
+	}, Options{})
+	checkNoneAt(t, saturdayClocks(t), []string{
+		"I swim on Mondays", "Mondays ago", "summers ago", "many summers ago",
+		"a summers ago", "two summer ago", "every two Mondays", "two Mondays back to back",
+		"two summers back home", "how many Mondays ago", "two weekdays ago",
+	}, Options{})
+	// on Wednesday 2023-10-25 (see clocks) today is no Wednesday ago
+	checkExact(t, []exactCase{
+		{"a Wednesday ago", "a Wednesday ago", "2023-10-18", "2023-10-19"},
+		{"two Wednesdays ago", "two Wednesdays ago", "2023-10-11", "2023-10-12"},
+		{"two summers ago", "two summers ago", "2022-06-01", "2022-09-01"},
+		{"two winters ago", "two winters ago", "2021-12-01", "2022-03-01"},
+	}, Options{})
+}

@@ -1,6 +1,9 @@
 package timeexpr
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // addDays returns midnight of t's day plus n days, in the parser's location.
 func (p *parser) addDays(t time.Time, n int) time.Time {
@@ -50,7 +53,8 @@ func (p *parser) anchorOf(j int) (result, bool) {
 //     weekend before X" and "the first|next Friday after X" are "the weekend before X" and "the
 //     Friday after X";
 //   - "the Friday|weekend|night before last", "the Monday|week|weekend|month|year after next";
-//   - "N days|weeks|months|years before|after|from X", "N weekends ago", "a week ago Monday".
+//   - "N days|weeks|months|years before|after|from X", "N weekends|Mondays|summers ago", "a week
+//     ago Monday".
 func (p *parser) relative(i int) (result, bool) {
 	if p.is(i-1, "every", "each") {
 		return result{}, false
@@ -182,8 +186,8 @@ func (p *parser) placed(what string, w time.Weekday, before bool, x result) (res
 	return p.dayOf(p.onOrAfter(after, w), x.end), true
 }
 
-// countedRelative reads "N days|weeks|fortnights|months|years before|after|from X", "N weekends
-// ago" and "N weeks ago Monday". Days and weeks give that day; months and years are vague around
+// countedRelative reads "N days|weeks|fortnights|months|years before|after|from X", "N
+// weekends|Mondays|summers ago" and "N weeks ago Monday". Days and weeks give that day; months and years are vague around
 // it, as "N months ago" is.
 func (p *parser) countedRelative(i int) (result, bool) {
 	n, j, ok := p.count(i)
@@ -192,6 +196,9 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	}
 	if p.is(j, "weekend", "weekends") && p.is(j+1, "ago", "back") {
 		return p.window(p.weekStart(-n).AddDate(0, 0, 5), p.weekStart(1-n), j+2), true
+	}
+	if r, ok := p.countedAgo(n, j); ok {
+		return r, true
 	}
 	unit, _ := unitOf(p.tok(j))
 	if unit == "fortnight" {
@@ -249,6 +256,33 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	}
 	r.named = x.named
 	return r, true
+}
+
+// countedAgo reads the rest of "N Mondays ago" and "N summers ago" (the name at token j, singular
+// when N is one: "a Monday ago", "one summer ago"), counted back from the most recent one before
+// today, as "N weekends ago" from last weekend: "a Monday ago" is "last Monday", "two Mondays ago"
+// "the Monday before last", "a summer ago" "last summer" (the most recent that has ended). Only
+// spelled-out weekdays count; "back" must end the clause ("two summers back home" is none).
+func (p *parser) countedAgo(n, j int) (result, bool) {
+	end := j + 2
+	if !p.is(j+1, "ago") && !(p.is(j+1, "back") && p.endOfClause(j+2)) {
+		return result{}, false
+	}
+	name := p.tok(j)
+	if n > 1 {
+		if len(name) < 2 || name[len(name)-1] != 's' {
+			return result{}, false
+		}
+		name = name[:len(name)-1]
+	}
+	if w, ok := weekdayNames[name]; ok && strings.HasSuffix(name, "day") {
+		return p.dayOf(p.addDays(p.weekdayOnOrBefore(w, -1), -7*(n-1)), end), true
+	}
+	if start, ok := seasonStart[name]; ok {
+		from, to := p.season(start, p.seasonYear(start, -1)-(n-1))
+		return p.window(from, to, end), true
+	}
+	return result{}, false
 }
 
 // weekdayWeeksAgo returns weekday w of the Monday-Sunday week n weeks before this one ("two weeks

@@ -76,8 +76,13 @@
 //     the next; "the night before last" the night of the day before yesterday.
 //   - "a weekend ago", "N weekends ago": counted back from last weekend (the most recent one that
 //     has ended), which is one weekend ago, so on a Tuesday "two weekends ago" is the Saturday and
-//     Sunday 10 and 9 days back. "a week ago Monday" is the Monday a week before "Monday" (the
-//     American idiom: on a Thursday "two weeks ago Saturday" is 19 days back). "two weeks ago on
+//     Sunday 10 and 9 days back. "a Monday ago", "N Mondays ago" (also "back" at the end of a
+//     clause) are counted back likewise from the most recent Monday before today, so "a Monday
+//     ago" is "last Monday" and "two Mondays ago" "the Monday before last"; "N summers ago"
+//     (springs, autumns, falls, winters) from last summer, the most recent that has ended: in
+//     November 2026 "two summers ago" is the summer of 2025 (an exact season, where "N years
+//     ago" is vague around a point). "a week ago Monday" is the Monday a week before "Monday"
+//     (the American idiom: on a Thursday "two weeks ago Saturday" is 19 days back). "two weeks ago on
 //     Saturday" and "Saturday two weeks ago" are the Saturday of the Monday-Sunday week two weeks
 //     before this one (on a Thursday 12 days back); the two readings agree for a weekday not later
 //     in the week than today.
