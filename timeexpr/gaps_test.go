@@ -274,3 +274,28 @@ func TestFindCountedWeekdaysAndSeasons(t *testing.T) {
 		{"two winters ago", "two winters ago", "2021-12-01", "2022-03-01"},
 	}, Options{})
 }
+
+// "these days" and "nowadays" are "lately": vague around now; "one of these days" (some day to
+// come), "on these days" (days named before) and "in those days" are no time.
+func TestFindTheseDays(t *testing.T) {
+	for name, now := range saturdayClocks(t) {
+		for _, c := range []struct{ in, expr string }{
+			{"what am I reading these days?", "these days"},
+			{"These days I cook a lot", "These days"},
+			{"what do I do for fun nowadays?", "nowadays"},
+			{"Nowadays, I run", "Nowadays"},
+			{"in these days of remote work", "in these days"},
+			{"what have you been up to lately?", "lately"}, // as before
+		} {
+			m, ok := Find(c.in, now, now.Location())
+			if !ok || m.Kind != Vague || m.Expr != c.expr || !m.Anchor.Equal(now) || m.Spread != 7*day {
+				t.Errorf("%s: Find(%q) = %v %q %v ±%v, want vague %q around now ±7d", name, c.in, m.Kind, m.Expr, m.Anchor, m.Spread, c.expr)
+			}
+		}
+	}
+	checkNoneAt(t, saturdayClocks(t), []string{
+		"one of these days", "One of these days I'll learn Go", "some of these days", "in those days",
+		"those days are gone", "I work on these days", "on all these days", "for these days we booked",
+		"any of these days", "during these days",
+	}, Options{})
+}

@@ -19,8 +19,8 @@ var triggerWords = func() map[string]bool {
 		"today", "yesterday", "tomorrow", "tonight", "now", "night", "morning", "afternoon", "evening",
 		// times of day without a digit ("at noon")
 		"noon", "midday", "midnight",
-		// vague phrases ("of late", "some time back", "moments ago", "earlier")
-		"recently", "lately", "late", "ago", "back", "earlier",
+		// vague phrases ("of late", "some time back", "moments ago", "earlier", "nowadays")
+		"recently", "lately", "nowadays", "late", "ago", "back", "earlier",
 		// conversational anchors and "this time last year"
 		"first", "earliest", "last", "previous", "latest", "recent",
 		// seasons and holidays without "day" in their name

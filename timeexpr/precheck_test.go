@@ -90,7 +90,7 @@ var precheckSole = []string{
 	"recently", "moments ago", "earlier", "just now", "on the fifth", "in the next two weeks",
 	"in the noughties", "the twenties", "the thirties", "the forties", "the fifties", "the sixties",
 	"the seventies", "the eighties", "the nineties", "notes from W43", "KW46", "on Juneteenth",
-	"on Cinco de Mayo", "at noon", "at midday", "at midnight",
+	"on Cinco de Mayo", "at noon", "at midday", "at midnight", "nowadays",
 }
 
 func TestPrecheckSole(t *testing.T) {

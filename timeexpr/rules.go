@@ -555,14 +555,21 @@ func (p *parser) back(n int, unit string) time.Time {
 	return p.now.Add(-time.Duration(n) * time.Second)
 }
 
-// vaguePhrase reads recently, lately, a while back, the other day, a long time ago, earlier, ...
+// vaguePhrase reads recently, lately, these days, nowadays, a while back, the other day, a long
+// time ago, earlier, ...
 func (p *parser) vaguePhrase(i int) (result, bool) {
 	v := func(back, spread time.Duration, end int) (result, bool) {
 		return p.vague(p.now.Add(-back), spread, end), true
 	}
 	switch p.tok(i) {
-	case "recently", "lately":
+	case "recently", "lately", "nowadays":
 		return v(0, 7*day, i+1)
+	case "these":
+		// "these days" is "lately"; not after "of" ("one of these days" is some day to come) or a
+		// preposition that makes them days named before ("on these days", "for all these days")
+		if p.is(i+1, "days") && !p.is(i-1, "of", "on", "for", "during", "all", "between", "from", "at", "by", "to") {
+			return v(0, 7*day, i+2)
+		}
 	case "of":
 		if p.is(i+1, "late") {
 			return v(0, 7*day, i+2)

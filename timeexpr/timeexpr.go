@@ -252,8 +252,10 @@
 // From/To give a plausible window (Anchor ± 2·Spread, widened to whole days when Spread is a day or
 // more, ending no later than the end of today):
 //   - "a few days ago" (now-3d, 2d), "a couple of days ago" (now-2d, 1d), "several days ago" (now-5d,
-//     3d), "the other day" (now-3d, 3d), "recently" / "lately" (now, 7d), "a while back|ago" (now-30d,
-//     30d), "a long time ago" (now-1y, 1y), "earlier" at the end of a clause (now-3h, 3h).
+//     3d), "the other day" (now-3d, 3d), "recently" / "lately" / "these days" / "nowadays" (now,
+//     7d; not "one of these days", some day to come, or "on|for|during (all) these days", days
+//     named before), "a while back|ago" (now-30d, 30d), "a long time ago" (now-1y, 1y),
+//     "earlier" at the end of a clause (now-3h, 3h).
 //   - "N weeks ago" (now-7N days, (2+N) days, at most 14d), "N months ago" (now-N months,
 //     (10+5N) days, at most 60d), "N years ago" (now-N years, 60N days, at most 365d), "N hours ago",
 //     "N minutes ago", "weeks ago", "a few months ago", "a fortnight ago", "this time last year"
