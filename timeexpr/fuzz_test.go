@@ -61,7 +61,8 @@ func FuzzFind(f *testing.F) {
 		"at 2am last night", "on this day last year", "around 3pm yesterday", "in week 46", "W46", "2026-W46-3",
 		"week 46 of 2025", "the week 1 meeting", "week 3 of May", "the third week of 2023", "on the May bank holiday",
 		"over the August bank holiday", "Canadian Thanksgiving weekend", "on Indigenous Peoples' Day", "on Cinco de Mayo",
-		"over the new year", "around New Year's", "since the turn of the year"} {
+		"over the new year", "around New Year's", "since the turn of the year", "the weekend of the 7th",
+		"last week Tuesday", "last week Mon-Wed", "two Mondays ago", "two summers back.", "one of these days"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -100,7 +101,8 @@ func FuzzParse(f *testing.F) {
 		"the 3rd of this month", "Saturday two weeks ago", "the start of next week", "the third quarter", "the last days of May",
 		"over Thanksgiving", "half an hour ago", "the 1st of the month", "the prior week", "in the '90s",
 		"the morning of the 5th", "KW 46 2024", "2020-W53", "week 53", "Juneteenth 2021", "the spring bank holiday 2022",
-		"the turn of the year"} {
+		"the turn of the year", "the weekend of 7th", "next week Friday", "a Monday ago", "three winters ago",
+		"nowadays"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")

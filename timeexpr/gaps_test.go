@@ -197,6 +197,10 @@ func TestFindWeekendOfDay(t *testing.T) {
 		{"the weekend of Monday November 9th", "the weekend of Monday November 9th", "2026-11-07", "2026-11-09"},
 		{"the weekend of Memorial Day", "the weekend of Memorial Day", "2026-05-23", "2026-05-25"},
 		{"the week of the 7th", "the week of the 7th", "2026-11-02", "2026-11-09"},
+		{"the weekend of the 7th and 8th", "the weekend of the 7th and 8th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 7th-8th?", "the weekend of the 7th-8th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 7th and the 8th", "the weekend of the 7th and the 8th", "2026-11-07", "2026-11-09"},
+		{"the weekend of the 7th and 9th", "the weekend", "2026-11-21", "2026-11-23"},
 		// as before
 		{"the weekend", "the weekend", "2026-11-21", "2026-11-23"},
 		{"the weekend of the 7th of November", "the weekend of the 7th of November", "2026-11-07", "2026-11-09"},

@@ -49,7 +49,7 @@ func (p *parser) anchorOf(j int) (result, bool) {
 // relative reads forms placed against another expression X (any exact window with both ends) or
 // against last/next:
 //   - "the day|week|weekend|night|Friday before|after X", "the week|weekend of X" (X may also be
-//     a bare day: "the weekend of the 7th"); "(the) last
+//     a bare day: "the weekend of the 7th", "the weekend of the 7th and 8th"); "(the) last
 //     weekend before X" and "the first|next Friday after X" are "the weekend before X" and "the
 //     Friday after X";
 //   - "the Friday|weekend|night before last", "the Monday|week|weekend|month|year after next";
@@ -122,6 +122,9 @@ func (p *parser) relative(i int) (result, bool) {
 		if !ok {
 			x, ok = p.bareNth(k + 1) // "the weekend of the 7th"
 		}
+		if !ok && what == "weekend" {
+			x, ok = p.nthPair(k + 1) // "the weekend of the 7th and 8th"
+		}
 		if !ok {
 			return result{}, false
 		}
@@ -151,6 +154,20 @@ func (p *parser) relative(i int) (result, bool) {
 	r, ok := p.placed(what, w, before, x)
 	r.named = x.named
 	return r, ok
+}
+
+// nthPair reads two days in a row after "the weekend of": "the 7th and 8th", "the 7th and the
+// 8th", "the 7th-8th", "7th & 8th"; the first, as bareNth reads it, ending after the second.
+func (p *parser) nthPair(i int) (result, bool) {
+	d, next, ordinal, ok := p.dayNum(p.opt(i, "the"))
+	if !ok || !ordinal || !p.is(next, "and", "&", "-", "–", "/") {
+		return result{}, false
+	}
+	d2, end, ordinal2, ok := p.dayNum(p.opt(next+1, "the"))
+	if !ok || !ordinal2 || d2 != d+1 || !p.dayEnds(end) {
+		return result{}, false
+	}
+	return p.nthDay(i, d, end)
 }
 
 // placed returns "the <what> before|after X": what is day, night, week, weekend or weekday (then

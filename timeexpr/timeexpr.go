@@ -96,9 +96,10 @@
 //     X" say the same); "the week of X" (X one day) the Monday-Sunday week holding X, "the weekend
 //     of X" that week's Saturday and Sunday, but a Monday's the weekend just before it, as a
 //     holiday Monday ends its long weekend ("the weekend of Memorial Day"; a Friday's is the one
-//     after it). X may be a bare day here: "the weekend of the 7th" (also "of 7th") is the weekend
-//     of the most recent 7th not after today, as "on the 7th" ("the weekend of the 7th birthday"
-//     is "the weekend"). "N days|weeks before X" is the day N days or weeks before
+//     after it). X may be a bare day here: "the weekend of the 7th" (also "of 7th", and two days
+//     in a row, "the weekend of the 7th and 8th", "of the 7th-8th") is the weekend of the most
+//     recent 7th not after today, as "on the 7th" ("the weekend of the 7th birthday" is "the
+//     weekend"). "N days|weeks before X" is the day N days or weeks before
 //     X's first day, "N days|weeks after|from X" the day N days or weeks after its last ("a week
 //     from today"; in "two weeks from Friday" a bare weekday is the coming one); "N months|years
 //     before|after X" is vague around that day's midday with the spread of "N months ago".
