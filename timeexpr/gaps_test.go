@@ -341,3 +341,30 @@ func TestFindBackEndsClause(t *testing.T) {
 		"spent a weekend back when we were kids",
 	}, Options{})
 }
+
+// "Monday to Friday last week" is those days of last week, as "last week Monday to Friday" and
+// "Monday last week"; "this|next week" likewise, plans or not.
+func TestFindWeekdayRangeThenWeek(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"what did I do Monday to Friday last week?", "Monday to Friday last week", "2026-11-09", "2026-11-14"},
+		{"Monday-Friday last week", "Monday-Friday last week", "2026-11-09", "2026-11-14"},
+		{"Mon to Fri last week", "Mon to Fri last week", "2026-11-09", "2026-11-14"},
+		{"Monday to Friday of last week", "Monday to Friday of last week", "2026-11-09", "2026-11-14"},
+		{"Tuesday to Thursday this past week", "Tuesday to Thursday this past week", "2026-11-10", "2026-11-13"},
+		{"Mon-Fri this week", "Mon-Fri this week", "2026-11-16", "2026-11-21"},
+		{"I'll be away Monday through Wednesday next week", "Monday through Wednesday next week", "2026-11-23", "2026-11-26"},
+		{"Monday through Wednesday next week", "Monday through Wednesday next week", "2026-11-23", "2026-11-26"},
+		{"Mon-Fri next week at 9", "Mon-Fri next week", "2026-11-23", "2026-11-28"},
+		// the second name is the first such day on or after the first
+		{"Friday to Monday last week", "Friday to Monday last week", "2026-11-13", "2026-11-17"},
+		// as before
+		{"last week Monday to Friday", "last week Monday to Friday", "2026-11-09", "2026-11-14"},
+		{"Tuesday last week", "Tuesday last week", "2026-11-10", "2026-11-11"},
+		{"Monday to Friday", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday, last week", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last month", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday the last week", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last weekend", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last weeks", "Monday to Friday", "2026-11-16", "2026-11-21"},
+	}, Options{})
+}

@@ -275,9 +275,8 @@ func (p *parser) relUnit(i int) (result, bool) {
 		k := p.opt(j+1, "on")
 		if w, next, full, ok := p.weekday(k); ok {
 			from := p.addDays(p.weekStart(mod), (int(w)+6)%7)
-			if r, ok := p.weekdayRange(k); ok {
-				w2, _, _, _ := p.weekday(r.end - 1)
-				return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), r.end), true
+			if _, w2, end, ok := p.weekdayPair(k); ok {
+				return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), end), true
 			}
 			if full || k > j+1 {
 				return p.dayOf(from, next), true

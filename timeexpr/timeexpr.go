@@ -65,7 +65,8 @@
 //     "last week on Monday" and "last week Monday" ("this|next week (on) Friday" likewise; "last
 //     week on Friday evening" is its evening; without "on" the name must be no other word: "last
 //     week sat down" is last week). "last week Monday to Wednesday" ("last week Mon-Wed") is
-//     those days of last week.
+//     those days of last week, and so are "Monday to Wednesday (of) last week" and "Mon-Wed last
+//     week" ("this|next week" likewise, in a clause about plans or not).
 //     "Monday the 2nd" ("Friday the 13th", "Tuesday, the 17th", "Sunday 15th") is the most recent
 //     2nd not after today that is a Monday, searching three years back (else the 2nd alone, as "on
 //     the 2nd"). Abbreviations that are no other word ("Tues", "Weds", "Thur", "Thurs") stand
@@ -185,7 +186,8 @@
 //     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). Two
 //     weekdays need no "from" or "between": "Monday to Friday", "Monday through Friday",
 //     "Monday-Friday", "Mon-Fri" (abbreviations need a dash or capitals: "Mon to Fri") start at
-//     the weekday the first alone names. A bare day at either end takes the other end's month:
+//     the weekday the first alone names, or in the week named after them ("Monday to Friday last
+//     week", "Mon-Fri this week", "Monday through Wednesday of next week"). A bare day at either end takes the other end's month:
 //     "from October 1st through the 10th", "from the 1st to the 10th of October", "between 1
 //     and 5 October", "1-5 October", "1st-5th October" are October 1-10 or 1-5 ("from the 28th
 //     to the 3rd of March" starts on February 28); without "from" or "between" the first day
