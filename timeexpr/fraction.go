@@ -118,7 +118,7 @@ func (p *parser) agoHalf(i int) (result, bool) {
 	}
 	sign, end := -1, j+1
 	switch {
-	case p.is(j, "ago", "back"):
+	case p.is(j, "ago") || p.backEnds(j):
 	case p.seq(j, "from", "now") >= 0:
 		sign, end = 1, j+2
 	default:

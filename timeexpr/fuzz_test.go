@@ -62,7 +62,8 @@ func FuzzFind(f *testing.F) {
 		"week 46 of 2025", "the week 1 meeting", "week 3 of May", "the third week of 2023", "on the May bank holiday",
 		"over the August bank holiday", "Canadian Thanksgiving weekend", "on Indigenous Peoples' Day", "on Cinco de Mayo",
 		"over the new year", "around New Year's", "since the turn of the year", "the weekend of the 7th",
-		"last week Tuesday", "last week Mon-Wed", "two Mondays ago", "two summers back.", "one of these days"} {
+		"last week Tuesday", "last week Mon-Wed", "two Mondays ago", "two summers back.", "one of these days",
+		"a weekend back home", "a few weeks back I said", "Monday to Friday last week"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -102,7 +103,7 @@ func FuzzParse(f *testing.F) {
 		"over Thanksgiving", "half an hour ago", "the 1st of the month", "the prior week", "in the '90s",
 		"the morning of the 5th", "KW 46 2024", "2020-W53", "week 53", "Juneteenth 2021", "the spring bank holiday 2022",
 		"the turn of the year", "the weekend of 7th", "next week Friday", "a Monday ago", "three winters ago",
-		"nowadays"} {
+		"nowadays", "two weekends back", "Mon-Fri this week"} {
 		f.Add(s, int64(1698235200))
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")

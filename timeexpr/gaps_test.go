@@ -303,3 +303,68 @@ func TestFindTheseDays(t *testing.T) {
 		"any of these days", "during these days",
 	}, Options{})
 }
+
+// "back" says how long ago only where it ends the clause, a new clause starts after it or a day
+// follows, as "two Mondays back"; else it is where someone went ("a weekend back home").
+func TestFindBackEndsClause(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"two weekends back", "two weekends back", "2026-11-07", "2026-11-09"},
+		{"a weekend back, we went hiking", "a weekend back", "2026-11-14", "2026-11-16"},
+		{"two weekends back we hiked", "two weekends back", "2026-11-07", "2026-11-09"},
+		{"10 days back.", "10 days back", "2026-11-11", "2026-11-12"},
+		{"a week back today", "a week back today", "2026-11-14", "2026-11-15"},
+		{"three Mondays back, I think", "three Mondays back", "2026-11-02", "2026-11-03"},
+		{"two Mondays back I called", "two Mondays back", "2026-11-09", "2026-11-10"},
+	}, Options{})
+	for name, now := range saturdayClocks(t) {
+		for _, c := range []struct{ in, expr string }{
+			{"two weeks back", "two weeks back"},
+			{"a few weeks back I told you", "a few weeks back"},
+			{"what did I say a while back about the move?", "a while back"},
+			{"a year and a half back, we moved", "a year and a half back"},
+			{"some time back, she called", "some time back"},
+		} {
+			m, ok := Find(c.in, now, now.Location())
+			if !ok || m.Kind != Vague || m.Expr != c.expr {
+				t.Errorf("%s: Find(%q) = %v %q %v, want vague %q", name, c.in, m.Kind, m.Expr, ok, c.expr)
+			}
+		}
+	}
+	checkNoneAt(t, saturdayClocks(t), []string{
+		"I spent a weekend back home with my parents", "a weekend back home",
+		"two weekends back at my parents'", "a weekend back and forth",
+		"two weeks back at work", "I've been two weeks back at work", "10 days back home",
+		"a month back in Paris", "a few weeks back home", "several weeks back there",
+		"we came a week back from Rome", "a year and a half back home", "I spent some time back home",
+		"a while back home", "a little while back with my parents", "a long time back in school",
+		"two days back to back", "three Mondays back home", "two summers back home",
+		"spent a weekend back when we were kids",
+	}, Options{})
+}
+
+// "Monday to Friday last week" is those days of last week, as "last week Monday to Friday" and
+// "Monday last week"; "this|next week" likewise, plans or not.
+func TestFindWeekdayRangeThenWeek(t *testing.T) {
+	checkExactAt(t, saturdayClocks(t), []exactCase{
+		{"what did I do Monday to Friday last week?", "Monday to Friday last week", "2026-11-09", "2026-11-14"},
+		{"Monday-Friday last week", "Monday-Friday last week", "2026-11-09", "2026-11-14"},
+		{"Mon to Fri last week", "Mon to Fri last week", "2026-11-09", "2026-11-14"},
+		{"Monday to Friday of last week", "Monday to Friday of last week", "2026-11-09", "2026-11-14"},
+		{"Tuesday to Thursday this past week", "Tuesday to Thursday this past week", "2026-11-10", "2026-11-13"},
+		{"Mon-Fri this week", "Mon-Fri this week", "2026-11-16", "2026-11-21"},
+		{"I'll be away Monday through Wednesday next week", "Monday through Wednesday next week", "2026-11-23", "2026-11-26"},
+		{"Monday through Wednesday next week", "Monday through Wednesday next week", "2026-11-23", "2026-11-26"},
+		{"Mon-Fri next week at 9", "Mon-Fri next week", "2026-11-23", "2026-11-28"},
+		// the second name is the first such day on or after the first
+		{"Friday to Monday last week", "Friday to Monday last week", "2026-11-13", "2026-11-17"},
+		// as before
+		{"last week Monday to Friday", "last week Monday to Friday", "2026-11-09", "2026-11-14"},
+		{"Tuesday last week", "Tuesday last week", "2026-11-10", "2026-11-11"},
+		{"Monday to Friday", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday, last week", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last month", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday the last week", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last weekend", "Monday to Friday", "2026-11-16", "2026-11-21"},
+		{"Monday to Friday last weeks", "Monday to Friday", "2026-11-16", "2026-11-21"},
+	}, Options{})
+}

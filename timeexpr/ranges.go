@@ -74,36 +74,52 @@ func (p *parser) dayFirstRange(i int) (result, bool) {
 
 // weekdayRange reads "Monday to Friday", "Monday through Friday", "Monday-Friday" and "Mon-Fri":
 // from the weekday the first name is alone (the most recent one; in a clause about plans the
-// coming one) to the first day after it with the second name, as "between Monday and Friday".
-// Abbreviations that are other words ("Mon", "Wed", "Sat", "Sun") need a dash or both names
-// capitalised ("Mon to Fri"); "every Monday to Friday" and a name before ("Cyber Monday to ...")
-// are none, as is a weekday to itself.
+// coming one) to the first day after it with the second name, as "between Monday and Friday". A
+// week after the names ("Monday to Friday last week", "Mon-Fri this week", "Monday through
+// Wednesday of next week") puts the first in that week, as "Monday last week" and "last week
+// Monday to Friday" do. Abbreviations that are other words ("Mon", "Wed", "Sat", "Sun") need a
+// dash or both names capitalised ("Mon to Fri"); "every Monday to Friday" and a name before
+// ("Cyber Monday to ...") are none, as is a weekday to itself.
 func (p *parser) weekdayRange(i int) (result, bool) {
-	if p.is(i-1, "every", "each") || i > 0 && p.toks[i-1].word && p.toks[i-1].upper && p.tok(i-1) != "i" {
-		return result{}, false
-	}
-	w1, j, full1, ok := p.weekday(i)
+	w1, w2, end, ok := p.weekdayPair(i)
 	if !ok {
 		return result{}, false
 	}
+	var from time.Time
+	if mod, next, ok := p.modifier(p.opt(end, "of")); ok && p.is(next, "week") {
+		from, end = p.addDays(p.weekStart(mod), (int(w1)+6)%7), next+1
+	} else {
+		shift := 0
+		if p.upcoming(i) {
+			shift = 6 // the first on or after today
+		}
+		from = p.weekdayOnOrBefore(w1, shift)
+	}
+	return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), end), true
+}
+
+// weekdayPair reads the names of a range of weekdays at token i (see weekdayRange): the first and
+// the last, and the token after them.
+func (p *parser) weekdayPair(i int) (w1, w2 time.Weekday, end int, ok bool) {
+	if p.is(i-1, "every", "each") || i > 0 && p.toks[i-1].word && p.toks[i-1].upper && p.tok(i-1) != "i" {
+		return 0, 0, 0, false
+	}
+	w1, j, full1, ok := p.weekday(i)
+	if !ok {
+		return 0, 0, 0, false
+	}
 	dash := p.is(j, rangeDashes...)
 	if !dash && !p.is(j, "to", "through", "thru", "till", "until") {
-		return result{}, false
+		return 0, 0, 0, false
 	}
 	w2, end, full2, ok := p.weekday(j + 1)
 	if !ok || w1 == w2 {
-		return result{}, false
+		return 0, 0, 0, false
 	}
 	if (!full1 || !full2) && !dash && !(p.toks[i].upper && p.toks[j+1].upper) {
-		return result{}, false
+		return 0, 0, 0, false
 	}
-	shift := 0
-	if p.upcoming(i) {
-		shift = 6 // the first on or after today
-	}
-	from := p.weekdayOnOrBefore(w1, shift)
-	last := p.onOrAfter(from, w2)
-	return p.window(from, p.addDays(last, 1), end), true
+	return w1, w2, end, true
 }
 
 // wholeOf reads "all of X" and "the whole of X" (also "the entirety of X") for X a month, season,

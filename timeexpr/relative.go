@@ -211,7 +211,7 @@ func (p *parser) countedRelative(i int) (result, bool) {
 	if !ok {
 		return result{}, false
 	}
-	if p.is(j, "weekend", "weekends") && p.is(j+1, "ago", "back") {
+	if p.is(j, "weekend", "weekends") && (p.is(j+1, "ago") || p.backEnds(j+1)) {
 		return p.window(p.weekStart(-n).AddDate(0, 0, 5), p.weekStart(1-n), j+2), true
 	}
 	if r, ok := p.countedAgo(n, j); ok {
@@ -279,10 +279,11 @@ func (p *parser) countedRelative(i int) (result, bool) {
 // when N is one: "a Monday ago", "one summer ago"), counted back from the most recent one before
 // today, as "N weekends ago" from last weekend: "a Monday ago" is "last Monday", "two Mondays ago"
 // "the Monday before last", "a summer ago" "last summer" (the most recent that has ended). Only
-// spelled-out weekdays count; "back" must end the clause ("two summers back home" is none).
+// spelled-out weekdays count; "back" must end the clause (see backEnds: "two summers back home"
+// is none).
 func (p *parser) countedAgo(n, j int) (result, bool) {
 	end := j + 2
-	if !p.is(j+1, "ago") && !(p.is(j+1, "back") && p.endOfClause(j+2)) {
+	if !p.is(j+1, "ago") && !p.backEnds(j+1) {
 		return result{}, false
 	}
 	name := p.tok(j)

@@ -275,9 +275,8 @@ func (p *parser) relUnit(i int) (result, bool) {
 		k := p.opt(j+1, "on")
 		if w, next, full, ok := p.weekday(k); ok {
 			from := p.addDays(p.weekStart(mod), (int(w)+6)%7)
-			if r, ok := p.weekdayRange(k); ok {
-				w2, _, _, _ := p.weekday(r.end - 1)
-				return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), r.end), true
+			if _, w2, end, ok := p.weekdayPair(k); ok {
+				return p.window(from, p.addDays(p.onOrAfter(from, w2), 1), end), true
 			}
 			if full || k > j+1 {
 				return p.dayOf(from, next), true
@@ -466,7 +465,7 @@ func (p *parser) ago(i int) (result, bool) {
 	} else if scale != "" && p.seq(k, "or", "so") >= 0 {
 		k += 2 // "a couple of weeks or so ago"
 	}
-	if unit == "" || !p.is(k, "ago", "back") || (!counted && !plural) {
+	if unit == "" || !p.is(k, "ago") && !p.backEnds(k) || (!counted && !plural) {
 		return result{}, false
 	}
 	if !counted && scale == "" && (p.is(i-1, "many") && p.is(i-2, "how") || p.decimal(i-1)) {
@@ -607,7 +606,7 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 			return v(3*time.Hour, 3*time.Hour, k)
 		}
 	case "some":
-		if p.is(i+1, "time", "while") && p.is(i+2, "ago", "back") {
+		if p.is(i+1, "time", "while") && (p.is(i+2, "ago") || p.backEnds(i+2)) {
 			return v(30*day, 30*day, i+3)
 		}
 	case "the":
@@ -628,14 +627,14 @@ func (p *parser) vaguePhrase(i int) (result, bool) {
 			k++
 		}
 		switch {
-		case p.is(k, "while") && p.is(k+1, "ago", "back"):
+		case p.is(k, "while") && (p.is(k+1, "ago") || p.backEnds(k+1)):
 			if p.tok(i) == "quite" {
 				return v(60*day, 45*day, k+2)
 			}
 			return v(30*day, 30*day, k+2)
-		case p.is(k, "little") && p.is(k+1, "while") && p.is(k+2, "ago", "back"):
+		case p.is(k, "little") && p.is(k+1, "while") && (p.is(k+2, "ago") || p.backEnds(k+2)):
 			return v(7*day, 5*day, k+3)
-		case p.is(k, "long") && p.is(k+1, "time", "while") && p.is(k+2, "ago", "back"):
+		case p.is(k, "long") && p.is(k+1, "time", "while") && (p.is(k+2, "ago") || p.backEnds(k+2)):
 			return v(365*day, 365*day, k+3)
 		case p.is(k, "moment") && p.is(k+1, "ago"):
 			return v(0, 10*time.Minute, k+2)

@@ -65,7 +65,8 @@
 //     "last week on Monday" and "last week Monday" ("this|next week (on) Friday" likewise; "last
 //     week on Friday evening" is its evening; without "on" the name must be no other word: "last
 //     week sat down" is last week). "last week Monday to Wednesday" ("last week Mon-Wed") is
-//     those days of last week.
+//     those days of last week, and so are "Monday to Wednesday (of) last week" and "Mon-Wed last
+//     week" ("this|next week" likewise, in a clause about plans or not).
 //     "Monday the 2nd" ("Friday the 13th", "Tuesday, the 17th", "Sunday 15th") is the most recent
 //     2nd not after today that is a Monday, searching three years back (else the 2nd alone, as "on
 //     the 2nd"). Abbreviations that are no other word ("Tues", "Weds", "Thur", "Thurs") stand
@@ -76,12 +77,11 @@
 //     the next; "the night before last" the night of the day before yesterday.
 //   - "a weekend ago", "N weekends ago": counted back from last weekend (the most recent one that
 //     has ended), which is one weekend ago, so on a Tuesday "two weekends ago" is the Saturday and
-//     Sunday 10 and 9 days back. "a Monday ago", "N Mondays ago" (also "back" at the end of a
-//     clause) are counted back likewise from the most recent Monday before today, so "a Monday
-//     ago" is "last Monday" and "two Mondays ago" "the Monday before last"; "N summers ago"
-//     (springs, autumns, falls, winters) from last summer, the most recent that has ended: in
-//     November 2026 "two summers ago" is the summer of 2025 (an exact season, where "N years
-//     ago" is vague around a point). "a week ago Monday" is the Monday a week before "Monday"
+//     Sunday 10 and 9 days back. "a Monday ago", "N Mondays ago" are counted back likewise from
+//     the most recent Monday before today, so "a Monday ago" is "last Monday" and "two Mondays
+//     ago" "the Monday before last"; "N summers ago" (springs, autumns, falls, winters) from last
+//     summer, the most recent that has ended: in November 2026 "two summers ago" is the summer
+//     of 2025 (an exact season, where "N years ago" is vague around a point). "a week ago Monday" is the Monday a week before "Monday"
 //     (the American idiom: on a Thursday "two weeks ago Saturday" is 19 days back). "two weeks ago on
 //     Saturday" and "Saturday two weeks ago" are the Saturday of the Monday-Sunday week two weeks
 //     before this one (on a Thursday 12 days back); the two readings agree for a weekday not later
@@ -186,7 +186,8 @@
 //     weekday Y comes after X ("from Monday to Wednesday" on a Tuesday ends tomorrow). Two
 //     weekdays need no "from" or "between": "Monday to Friday", "Monday through Friday",
 //     "Monday-Friday", "Mon-Fri" (abbreviations need a dash or capitals: "Mon to Fri") start at
-//     the weekday the first alone names. A bare day at either end takes the other end's month:
+//     the weekday the first alone names, or in the week named after them ("Monday to Friday last
+//     week", "Mon-Fri this week", "Monday through Wednesday of next week"). A bare day at either end takes the other end's month:
 //     "from October 1st through the 10th", "from the 1st to the 10th of October", "between 1
 //     and 5 October", "1-5 October", "1st-5th October" are October 1-10 or 1-5 ("from the 28th
 //     to the 3rd of March" starts on February 28); without "from" or "between" the first day
@@ -248,6 +249,10 @@
 //     meal ("over Thanksgiving dinner"). A holiday followed by a
 //     thing ("Easter egg", "Christmas tree", "Easter Island") is not a date.
 //   - "back in April" is "in April"; a possessive 's belongs to the expression ("last week's").
+//   - "back" is "ago" ("two weekends back", "10 days back", "a while back") where it ends the
+//     clause, a new one starts with a subject ("a few weeks back I said"), "about" follows ("a while
+//     back about the move") or a day ("a week back today"); else it is where someone went or is,
+//     no time: "a weekend back home", "two weeks back at work", "some time back with my parents".
 //
 // Vague expressions (Kind Vague) should only boost by closeness to Anchor, falling off over Spread;
 // From/To give a plausible window (Anchor ± 2·Spread, widened to whole days when Spread is a day or
