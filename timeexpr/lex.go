@@ -140,9 +140,10 @@ func (p *parser) endOfClause(i int) bool {
 
 // backEnds reports whether token i is "back" saying how long ago, as "ago" does ("two weekends
 // back", "a while back"): it ends the clause, or a new one starts after it with a subject ("a few
-// weeks back I said"), what was said was "about" something ("what did I say a while back
-// about it?") or a day follows ("a week back today", as "a week ago today"). Else "back" is where someone went or is ("a weekend back home", "two weeks back at
-// work", "some time back with my parents", "two Mondays back to back"), no time.
+// weeks back I said"), what was said was "about" something ("what did I say a while back about
+// it?") or a day follows ("a week back today", as "a week ago today"). Else "back" is where
+// someone went or is ("a weekend back home", "two weeks back at work", "some time back with my
+// parents", "two Mondays back to back"), no time.
 func (p *parser) backEnds(i int) bool {
 	return p.is(i, "back") && (p.endOfClause(i+1) || p.is(i+1, "i", "we", "you", "he", "she", "they", "about", "today", "yesterday"))
 }

@@ -204,8 +204,8 @@ func (p *parser) placed(what string, w time.Weekday, before bool, x result) (res
 }
 
 // countedRelative reads "N days|weeks|fortnights|months|years before|after|from X", "N
-// weekends|Mondays|summers ago" and "N weeks ago Monday". Days and weeks give that day; months and years are vague around
-// it, as "N months ago" is.
+// weekends|Mondays|summers ago" and "N weeks ago Monday". Days and weeks give that day; months
+// and years are vague around it, as "N months ago" is.
 func (p *parser) countedRelative(i int) (result, bool) {
 	n, j, ok := p.count(i)
 	if !ok {
